@@ -1,0 +1,41 @@
+# Two commands: `make run` serves the admin with demo content, `make test` runs every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: run test lint unit browser system-deps bench clean
+
+$(INSTALLED): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py demo_accounts
+	@echo "Plateau : http://127.0.0.1:8000/  (administration : http://127.0.0.1:8000/admin/)"
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+system-deps:
+	.ci/system-deps
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+
+unit: $(INSTALLED)
+	$(BIN)/pytest -m "not browser"
+
+# Browser tests drive Debian's Chromium against live_server, in their own pytest run.
+browser: $(INSTALLED) system-deps
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m browser
+
+test: lint unit browser
+
+bench: $(INSTALLED)
+	@for script in bench/*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

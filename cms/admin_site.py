@@ -1,0 +1,114 @@
+"""The editors' admin site, organised by game, with a problems report and a rules sheet."""
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .games import GAMES
+
+
+def reports_for(request, slug: str):
+    """Return the validation report of a game, computed once per request."""
+    from .validation import validate_game
+
+    cache = request.__dict__.setdefault("_plateau_reports", {})
+    if slug not in cache:
+        cache[slug] = validate_game(slug)
+    return cache[slug]
+
+
+class PlateauAdminSite(admin.AdminSite):
+    site_header = gettext_lazy("Plateau — administration des contenus")
+    site_title = gettext_lazy("Plateau")
+    index_title = gettext_lazy("Contenus par jeu")
+
+    def get_urls(self):
+        return [
+            path("jeux/<slug:slug>/", self.admin_view(self.game_view), name="cms_game"),
+            path("jeux/<slug:slug>/problemes/", self.admin_view(self.problems_view),
+                 name="cms_game_problems"),
+            *super().get_urls(),
+        ]
+
+    def get_app_list(self, request, app_label=None):
+        """List one section per game (questions, cards, problems, rules) before the rest."""
+        apps = super().get_app_list(request, app_label)
+        if app_label:
+            return apps
+        content = next((app for app in apps if app["app_label"] == "cms"), None)
+        models = {m["object_name"]: m for m in content["models"]} if content else {}
+        sections = []
+        for game in GAMES.values():
+            entries = []
+            if game.question_kinds or game.card_kinds:
+                if "Question" in models:
+                    entries.append(self._entry(models["Question"], game, _("Questions")))
+                if game.card_kinds and "Card" in models:
+                    entries.append(self._entry(models["Card"], game, _("Cartes et fiches")))
+                if models:
+                    entries.append(self._page(
+                        "problems", _("Problèmes"),
+                        reverse("admin:cms_game_problems", args=[game.slug])))
+            entries.append(self._page("rules", _("Règles et composants"),
+                                      reverse("admin:cms_game", args=[game.slug])))
+            sections.append({
+                "name": game.name,
+                "app_label": f"cms-{game.slug}",
+                "app_url": entries[0]["admin_url"],
+                "has_module_perms": True,
+                "models": entries,
+            })
+        return sections + [app for app in apps if app["app_label"] != "cms"]
+
+    @staticmethod
+    def _entry(model: dict, game, name) -> dict:
+        entry = dict(model)
+        entry["name"] = name
+        entry["admin_url"] = f"{model['admin_url']}?game={game.slug}"
+        if model.get("add_url"):
+            entry["add_url"] = f"{model['add_url']}?game={game.slug}"
+        return entry
+
+    @staticmethod
+    def _page(object_name, name, url) -> dict:
+        return {"name": name, "object_name": object_name, "admin_url": url, "add_url": None,
+                "view_only": True, "perms": {"view": True}}
+
+    def _game(self, slug):
+        if slug not in GAMES:
+            raise Http404(_("Jeu inconnu."))
+        return GAMES[slug]
+
+    def game_view(self, request, slug):
+        """Show a game's rules as the registry declares them."""
+        game = self._game(slug)
+        context = {**self.each_context(request), "game": game, "title": game.name,
+                   "ladder": [(s, game.fallback_amount(s.number)) for s in game.ladder]}
+        return TemplateResponse(request, "admin/cms/game.html", context)
+
+    def problems_view(self, request, slug):
+        """List every problem of a game's content, read-only."""
+        game = self._game(slug)
+        user = request.user
+        if not (user.has_perm("cms.view_question") or user.has_perm("cms.view_card")):
+            raise PermissionDenied
+        if not game.kinds:
+            raise Http404(_("Ce jeu n’a pas de contenu éditable."))
+        report = reports_for(request, slug)
+        rows = []
+        for problem in report.problems:
+            target = problem.target
+            url = None
+            if target is not None:
+                url = reverse(f"admin:cms_{type(target).__name__.lower()}_change",
+                              args=[target.pk])
+            rows.append({"problem": problem, "url": url})
+        rows.sort(key=lambda r: (not r["problem"].is_error, r["problem"].target is not None))
+        context = {**self.each_context(request), "game": game, "report": report, "rows": rows,
+                   "title": _("Problèmes — %(game)s") % {"game": game.name}}
+        return TemplateResponse(request, "admin/cms/problems.html", context)
+

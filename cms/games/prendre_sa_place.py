@@ -1,0 +1,60 @@
+"""Tout le monde veut prendre sa place: DUO, CARRÉ or CASH against the Champion."""
+
+from django.utils.translation import gettext_lazy as _
+
+from .spec import ORDER_BY_SLOT_FORMAT, AnswerFormat, ContentKind, GameSpec, Players
+
+DUO = AnswerFormat(slug="duo", label="DUO", propositions=2, points=1)
+CARRE = AnswerFormat(slug="carre", label="CARRÉ", propositions=4, points=3)
+CASH = AnswerFormat(slug="cash", label="CASH", propositions=0, points=5)
+FORMATS = {f.slug: f for f in (DUO, CARRE, CASH)}
+
+SUPER_CASH_POINTS = 5  # +5 right, -5 wrong
+SUPER_CASH_POOL = tuple(range(9, 15))  # question numbers on a Compet' card
+COMPET_SLOTS = ("duo",) * 3 + ("carre",) * 3 + ("cash",) * 8
+
+# Every question can be played in the three formats: 1 right + 3 wrong, and a free answer.
+_QUESTION = {"propositions": 4, "right": 1, "free_answer": True}
+
+SPEC = GameSpec(
+    slug="prendre-sa-place",
+    name="Tout le monde veut prendre sa place",
+    # No maximum in the rules; decks are counted for a Champion and three challengers.
+    players=Players(minimum=2, maximum=None, coverage=4),
+    kinds=(
+        ContentKind(
+            slug="qualifs",
+            label=_("Les Qualifs"),
+            label_plural=_("Les Qualifs"),
+            questions_per_card=2,
+            full_game=3,  # one card per challenger
+            **_QUESTION,
+        ),
+        ContentKind(
+            slug="compet",
+            label=_("La Compet’"),
+            label_plural=_("La Compet’"),
+            questions_per_card=14,
+            slot_formats=COMPET_SLOTS,
+            difficulty_order=ORDER_BY_SLOT_FORMAT,
+            full_game=1,
+            **_QUESTION,
+        ),
+        ContentKind(
+            slug="defi",
+            label=_("Le Défi"),
+            label_plural=_("Le Défi"),
+            questions_per_card=6,
+            full_game=4,  # four themes drawn, the Champion picks one
+            **_QUESTION,
+        ),
+    ),
+    scoring={
+        "formats": FORMATS,
+        "super_cash_points": SUPER_CASH_POINTS,
+        "super_cash_pool": SUPER_CASH_POOL,
+        "qualifs_track": (1, 10),
+        "compet_starts": (-1, -2, -3),
+    },
+    summary=_("Qualifs, Compet’ et Défi : battre le Champion ou garder sa place."),
+)

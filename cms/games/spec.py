@@ -1,0 +1,168 @@
+"""The shape of a game's rules as frozen data, checked when built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_lazy as _
+
+# How the questions of a card must be ordered by difficulty.
+ORDER_NONE = ""
+ORDER_STRICTLY_INCREASING = "strictly-increasing"
+ORDER_BY_SLOT_FORMAT = "by-slot-format"
+DIFFICULTY_ORDERS = (ORDER_NONE, ORDER_STRICTLY_INCREASING, ORDER_BY_SLOT_FORMAT)
+
+# The unit an editor composes: a card (or fiche) that holds questions, or a question alone.
+UNIT_CARD = "card"
+UNIT_FICHE = "fiche"
+UNIT_QUESTION = "question"
+UNITS = (UNIT_CARD, UNIT_FICHE, UNIT_QUESTION)
+
+DIFFICULTY_MIN = 1
+DIFFICULTY_MAX = 5
+
+
+class SpecError(ValueError):
+    """Raised when a game spec describes something impossible."""
+
+
+@dataclass(frozen=True)
+class AnswerFormat:
+    """A way to answer a question in Tout le monde veut prendre sa place."""
+
+    slug: str  # "duo"
+    label: str  # "DUO"
+    propositions: int  # propositions shown (0: free answer)
+    points: int
+
+
+@dataclass(frozen=True)
+class ContentKind:
+    """One kind of content of a game: how a card is composed and ordered."""
+
+    slug: str  # unique across all games: "coup-de-maitre"
+    label: str
+    label_plural: str
+    unit: str = UNIT_CARD
+    questions_per_card: int = 1  # for UNIT_QUESTION: always 1, the question is the card
+    propositions: int = 0  # per question (0: none)
+    right: int = 1  # right propositions per question (coup par coup: 6 VRAI)
+    hidden: int = 0  # propositions revealed only after the choice
+    free_answer: bool = False  # a typed answer with accepted variants
+    needs_image: bool = False
+    difficulty_order: str = ORDER_NONE
+    slot_formats: tuple[str, ...] = ()  # format slug per position along the card
+    paired: bool = False  # duel cards come in pairs sharing a title and a colour
+    ladder: bool = False  # each question sits on a step of the game's prize ladder
+    box_count: int = 0  # how many the physical box holds
+    full_game: int = 0  # units needed for one full game at the coverage player count
+    help_text: str = ""
+
+    def __post_init__(self):
+        if self.unit not in UNITS:
+            raise SpecError(f"{self.slug}: unknown unit {self.unit!r}")
+        if self.questions_per_card < 1:
+            raise SpecError(f"{self.slug}: a card holds at least one question")
+        if self.unit == UNIT_QUESTION and self.questions_per_card != 1:
+            raise SpecError(f"{self.slug}: a standalone question is a card of one")
+        if self.propositions < 0 or not 0 <= self.hidden <= self.propositions:
+            raise SpecError(f"{self.slug}: impossible number of hidden propositions")
+        if self.propositions and not 1 <= self.right < self.propositions:
+            raise SpecError(f"{self.slug}: right propositions must leave at least one wrong")
+        if not self.propositions and not self.free_answer and not self.needs_image:
+            raise SpecError(f"{self.slug}: a question needs propositions or a free answer")
+        if self.difficulty_order not in DIFFICULTY_ORDERS:
+            raise SpecError(f"{self.slug}: unknown difficulty order {self.difficulty_order!r}")
+        if self.slot_formats and len(self.slot_formats) != self.questions_per_card:
+            raise SpecError(f"{self.slug}: one slot format per question on the card")
+        if self.difficulty_order == ORDER_BY_SLOT_FORMAT and not self.slot_formats:
+            raise SpecError(f"{self.slug}: ordering by slot format needs slot formats")
+        if self.paired and self.unit == UNIT_QUESTION:
+            raise SpecError(f"{self.slug}: only cards come in pairs")
+
+    @property
+    def is_card(self) -> bool:
+        return self.unit != UNIT_QUESTION
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """One step of the prize ladder."""
+
+    number: int  # 1-based
+    amount: int  # euros
+    safe: bool  # a palier: money kept after a later wrong answer
+    difficulty_band: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Players:
+    """How many can play; `coverage` is the table size a full deck is counted for."""
+
+    minimum: int
+    maximum: int | None  # None: the rules set no maximum
+    coverage: int
+
+    def __post_init__(self):
+        if self.minimum < 1:
+            raise SpecError("a game needs at least one player")
+        if self.maximum is not None and self.maximum < self.minimum:
+            raise SpecError("maximum players below minimum")
+        top = self.maximum if self.maximum is not None else self.coverage
+        if not self.minimum <= self.coverage <= top:
+            raise SpecError("coverage must be a playable table size")
+
+    @property
+    def label(self) -> str:
+        if self.maximum is None:
+            return _("%(n)s joueurs ou plus") % {"n": self.minimum}
+        return _("%(a)s à %(b)s joueurs") % {"a": self.minimum, "b": self.maximum}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's rules as data: the registry entry every layer reads."""
+
+    slug: str
+    name: str
+    players: Players
+    kinds: tuple[ContentKind, ...] = ()
+    ladder: tuple[LadderStep, ...] = ()
+    scoring: dict = field(default_factory=dict)
+    summary: str = ""
+
+    def __post_init__(self):
+        slugs = [k.slug for k in self.kinds]
+        if len(set(slugs)) != len(slugs):
+            raise SpecError(f"{self.slug}: duplicate content kind")
+        if any(k.ladder for k in self.kinds) and not self.ladder:
+            raise SpecError(f"{self.slug}: a ladder kind needs a prize ladder")
+        for i, step in enumerate(self.ladder, start=1):
+            low, high = step.difficulty_band
+            if step.number != i or not DIFFICULTY_MIN <= low <= high <= DIFFICULTY_MAX:
+                raise SpecError(f"{self.slug}: bad ladder step {step.number}")
+        amounts = [s.amount for s in self.ladder]
+        if amounts != sorted(set(amounts)):
+            raise SpecError(f"{self.slug}: ladder amounts must rise")
+
+    def kind(self, slug: str) -> ContentKind:
+        for kind in self.kinds:
+            if kind.slug == slug:
+                return kind
+        raise KeyError(slug)
+
+    @property
+    def card_kinds(self) -> tuple[ContentKind, ...]:
+        return tuple(k for k in self.kinds if k.is_card)
+
+    @property
+    def question_kinds(self) -> tuple[ContentKind, ...]:
+        return tuple(k for k in self.kinds if not k.is_card)
+
+    def step(self, number: int) -> LadderStep:
+        return self.ladder[number - 1]
+
+    def fallback_amount(self, number: int) -> int:
+        """Return what a wrong answer at this step still pays: the last safe level below."""
+        safe = [s.amount for s in self.ladder if s.safe and s.number < number]
+        return safe[-1] if safe else 0

@@ -1,0 +1,250 @@
+"""Generic content models, shaped by the registry in cms.games."""
+
+import uuid
+
+import reversion
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .games import GAMES, KINDS, game_of, kind_of
+from .games.douze_coups import DUEL_COLOURS
+from .games.millionnaire import LADDER
+from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
+from .validators import validate_question_image
+
+
+def new_ref() -> str:
+    """Return a fresh stable reference for a question or card."""
+    return uuid.uuid4().hex[:12]
+
+
+def _kind_choices(*, cards_only: bool) -> list:
+    return [
+        (game.name, [(k.slug, k.label) for k in game.kinds if k.is_card or not cards_only])
+        for game in GAMES.values()
+        if any(k.is_card or not cards_only for k in game.kinds)
+    ]
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", _("Brouillon")
+    REVIEW = "review", _("En relecture")
+    PUBLISHED = "published", _("Publié")
+
+
+STATUS_RANK = {Status.DRAFT: 0, Status.REVIEW: 1, Status.PUBLISHED: 2}
+
+
+class ContentQuerySet(models.QuerySet):
+    def for_game(self, slug: str):
+        return self.filter(kind__in=[k.slug for k in GAMES[slug].kinds])
+
+    def published(self):
+        return self.filter(status=Status.PUBLISHED)
+
+
+class Content(models.Model):
+    """What questions and cards share: a kind from the registry, a status, a trail."""
+
+    ref = models.SlugField(
+        _("référence"), max_length=64, unique=True, default=new_ref,
+        help_text=_("Identifiant stable, utilisé par les imports et exports."),
+    )
+    status = models.CharField(
+        _("statut"), max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("créé par"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("modifié par"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+
+    objects = ContentQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def game(self):
+        return game_of(self.kind)
+
+    @property
+    def spec(self):
+        return kind_of(self.kind)
+
+
+@reversion.register(follow=["propositions"])
+class Question(Content):
+    kind = models.CharField(
+        _("type"), max_length=40, choices=_kind_choices(cards_only=False), db_index=True
+    )
+    text = models.TextField(_("question"))
+    difficulty = models.PositiveSmallIntegerField(
+        _("difficulté"),
+        validators=[MinValueValidator(DIFFICULTY_MIN), MaxValueValidator(DIFFICULTY_MAX)],
+        help_text=_("De 1 (facile) à 5 (difficile)."),
+    )
+    theme = models.CharField(_("thème"), max_length=120, blank=True, db_index=True)
+    step = models.PositiveSmallIntegerField(
+        _("palier"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(len(LADDER))],
+        help_text=_("Qui veut gagner des millions ? : la marche de l’échelle des gains, 1 à 15."),
+    )
+    answer = models.CharField(
+        _("réponse libre"), max_length=200, blank=True,
+        help_text=_("Pour le coup fatal, l’étoile mystérieuse et le CASH."),
+    )
+    variants = models.TextField(
+        _("variantes acceptées"), blank=True,
+        help_text=_("Une réponse acceptée par ligne."),
+    )
+    image = models.ImageField(
+        _("image"), upload_to="questions/%Y/%m/", blank=True,
+        validators=[validate_question_image],
+        help_text=_("Étoile mystérieuse : JPEG, PNG ou WebP."),
+    )
+    anecdote = models.TextField(_("anecdote"), blank=True)
+    source = models.CharField(_("source"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
+        ordering = ["kind", "step", "id"]
+        permissions = [
+            ("submit_question", _("Peut envoyer une question en relecture")),
+            ("publish_question", _("Peut publier une question")),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(difficulty__gte=DIFFICULTY_MIN, difficulty__lte=DIFFICULTY_MAX),
+                name="question_difficulty_1_5",
+                violation_error_code="difficulty_range",
+                violation_error_message=_("La difficulté va de 1 à 5."),
+            ),
+            models.CheckConstraint(
+                condition=Q(step__isnull=True) | Q(step__gte=1, step__lte=len(LADDER)),
+                name="question_step_on_ladder",
+                violation_error_code="step_range",
+                violation_error_message=_("Le palier va de 1 à 15."),
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=list(KINDS)),
+                name="question_kind_known",
+                violation_error_code="unknown_kind",
+                violation_error_message=_("Type de contenu inconnu."),
+            ),
+        ]
+
+    def __str__(self):
+        text = " ".join(self.text.split())
+        return text if len(text) <= 80 else text[:79] + "…"
+
+    @property
+    def variant_list(self) -> list[str]:
+        return [line.strip() for line in self.variants.splitlines() if line.strip()]
+
+
+@reversion.register()
+class Proposition(models.Model):
+    question = models.ForeignKey(
+        Question, verbose_name=_("question"), on_delete=models.CASCADE,
+        related_name="propositions",
+    )
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+    text = models.CharField(_("proposition"), max_length=300)
+    is_right = models.BooleanField(_("bonne réponse"), default=False,
+                                   help_text=_("Coup par coup : VRAI."))
+    is_hidden = models.BooleanField(_("cachée"), default=False,
+                                    help_text=_("Dévoilée seulement après le choix."))
+
+    class Meta:
+        verbose_name = _("proposition")
+        verbose_name_plural = _("propositions")
+        ordering = ["position", "id"]
+
+    def __str__(self):
+        return self.text
+
+
+@reversion.register(follow=["slots"])
+class Card(Content):
+    kind = models.CharField(
+        _("type"), max_length=40, choices=_kind_choices(cards_only=True), db_index=True
+    )
+    title = models.CharField(_("titre ou thème"), max_length=200, blank=True)
+    colour = models.CharField(
+        _("couleur"), max_length=20, blank=True,
+        choices=[(name, name.capitalize()) for name in DUEL_COLOURS],
+        help_text=_("Duel : les deux cartes d’une paire ont la même couleur."),
+    )
+    pair = models.ForeignKey(
+        "self", verbose_name=_("carte jumelle"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+        help_text=_("Duel : l’autre carte de la paire."),
+    )
+    questions = models.ManyToManyField(Question, through="CardQuestion", related_name="cards")
+
+    class Meta:
+        verbose_name = _("carte")
+        verbose_name_plural = _("cartes")
+        ordering = ["kind", "title", "id"]
+        permissions = [
+            ("submit_card", _("Peut envoyer une carte en relecture")),
+            ("publish_card", _("Peut publier une carte")),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=[slug for slug, (_g, k) in KINDS.items() if k.is_card]),
+                name="card_kind_known",
+                violation_error_code="unknown_kind",
+                violation_error_message=_("Type de carte inconnu."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(pair=models.F("id")),
+                name="card_not_its_own_pair",
+                violation_error_code="pair_self",
+                violation_error_message=_("Une carte ne peut pas être sa propre jumelle."),
+            ),
+        ]
+
+    def __str__(self):
+        label = self.title or self.ref
+        return f"{self.spec.label} · {label}"
+
+    def ordered_slots(self):
+        return sorted(self.slots.all(), key=lambda slot: (slot.position, slot.id or 0))
+
+
+@reversion.register()
+class CardQuestion(models.Model):
+    """A question's place on a card."""
+
+    card = models.ForeignKey(Card, verbose_name=_("carte"), on_delete=models.CASCADE,
+                             related_name="slots")
+    question = models.ForeignKey(Question, verbose_name=_("question"),
+                                 on_delete=models.CASCADE, related_name="slots")
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        verbose_name = _("question de la carte")
+        verbose_name_plural = _("questions de la carte")
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question"],
+                name="question_on_one_card",
+                violation_error_code="question_on_another_card",
+                violation_error_message=_("Cette question est déjà sur une autre carte."),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.card} #{self.position}"

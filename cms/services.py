@@ -1,0 +1,138 @@
+"""Writes that matter: status changes, card composition, duel pairs.
+
+Each runs the rules of cms.validation and keeps a revision with who did it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import reversion
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .models import STATUS_RANK, Card, CardQuestion, Question, Status
+from .validation import Problem, validate_game
+
+# The permission a status change needs, by target status.
+STATUS_PERMISSION = {
+    Status.DRAFT: "submit",
+    Status.REVIEW: "submit",
+    Status.PUBLISHED: "publish",
+}
+
+
+class StatusRefused(ValidationError):
+    """A status change the rules refuse; `problems` says why."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = list(problems)
+        super().__init__([p.message for p in self.problems], code="status_refused")
+
+
+def can_set_status(user, model, status: str) -> bool:
+    """Tell whether this user may move content of this model to this status."""
+    codename = f"{STATUS_PERMISSION[status]}_{model._meta.model_name}"
+    return user.has_perm(f"cms.{codename}")
+
+
+def set_status(*, obj: Question | Card, status: str, user) -> list[Question | Card]:
+    """Move a question or card (with its questions and duel twin) to a status.
+
+    Returns what changed. Raises PermissionDenied, or StatusRefused with the problems
+    when anything moved up to review or published would carry an error.
+    """
+    if not can_set_status(user, type(obj), status):
+        raise PermissionDenied
+    with transaction.atomic(), reversion.create_revision():
+        reversion.set_user(user)
+        reversion.set_comment(_("Statut : %(status)s") % {"status": Status(status).label})
+        before = validate_game(obj.game.slug) if status != Status.DRAFT else None
+        moved = [obj]
+        if isinstance(obj, Card) and status != Status.DRAFT:
+            # A card carries its questions up with it, and a duel pair moves as one.
+            moved += [slot.question for slot in obj.ordered_slots()
+                      if STATUS_RANK[slot.question.status] < STATUS_RANK[status]]
+            if obj.spec.paired and obj.pair is not None and obj.pair.status != status:
+                moved.append(obj.pair)
+        for item in moved:
+            item.status = status
+            item.updated_by = user
+            item.full_clean()
+            item.save()
+        if before is not None:
+            refused = _errors_against(moved, before, validate_game(obj.game.slug))
+            if refused:
+                # Leaving the block with an exception rolls the whole move back.
+                raise StatusRefused(refused)
+    return moved
+
+
+def _errors_against(moved, before, after) -> list[Problem]:
+    """Return the errors that stop a move: on what moved, or new ones about the game."""
+    problems = []
+    for item in moved:
+        problems += [p for p in after.about(item) if p.is_error]
+    old = {p.message for p in before.game_wide() if p.is_error}
+    problems += [p for p in after.game_wide() if p.is_error and p.message not in old]
+    unique = {}
+    for p in problems:
+        unique.setdefault((p.target_key, p.message), p)
+    return list(unique.values())
+
+
+def after_edit(*, obj: Question | Card, user, changed: bool) -> str | None:
+    """Keep the status honest after an editor saved: return a note for them, if any.
+
+    Content with an error falls back to draft (the edit is kept, never lost); published
+    content changed by someone who may not publish goes back to review.
+    """
+    if obj.status == Status.DRAFT:
+        return None
+    errors = [p for p in validate_game(obj.game.slug).about(obj) if p.is_error]
+    target = None
+    if errors:
+        target = Status.DRAFT
+        note = _("Enregistré en brouillon : %(n)s erreur(s) à corriger avant relecture ou "
+                 "publication.") % {"n": len(errors)}
+    elif (changed and obj.status == Status.PUBLISHED
+          and not can_set_status(user, type(obj), Status.PUBLISHED)):
+        target = Status.REVIEW
+        note = _("Modifié après publication : renvoyé en relecture.")
+    if target is None:
+        return None
+    with reversion.create_revision():
+        reversion.set_user(user)
+        reversion.set_comment(note)
+        obj.status = target
+        obj.save(update_fields=["status", "updated_at"])
+    return note
+
+
+def card_compose(*, card: Card, questions: Sequence[Question], user=None) -> Card:
+    """Put these questions on the card, in this order, replacing what it held."""
+    with transaction.atomic(), reversion.create_revision():
+        if user is not None:
+            reversion.set_user(user)
+        card.slots.all().delete()
+        for position, question in enumerate(questions, start=1):
+            slot = CardQuestion(card=card, question=question, position=position)
+            slot.full_clean()
+            slot.save()
+        card.save()
+    return card
+
+
+def duel_pair(*, card: Card, partner: Card | None, user=None) -> None:
+    """Make two duel cards each other's twin, releasing their former twins."""
+    with transaction.atomic(), reversion.create_revision():
+        if user is not None:
+            reversion.set_user(user)
+        for one, other in ((card, partner), (partner, card)):
+            if one is None:
+                continue
+            Card.objects.filter(pair=one).exclude(pk=getattr(other, "pk", None)).update(pair=None)
+            one.pair = other
+            one.full_clean()
+            one.save()

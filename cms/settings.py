@@ -1,0 +1,176 @@
+"""Plateau settings: one file, read from the environment through small strict helpers.
+
+With no environment at all it runs for development: SQLite under var/, DEBUG on,
+a secret key generated once and kept in var/. Set DATABASE_URL, SECRET_KEY,
+DEBUG=false and ALLOWED_HOSTS for a real deployment.
+"""
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def envstr(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def envbool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in ("true", "1", "yes", "on"):
+        return True
+    if value.lower() in ("false", "0", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+
+
+def envint(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}.") from None
+
+
+def envlist(name: str, default: str) -> list[str]:
+    return [item.strip() for item in envstr(name, default).split(",") if item.strip()]
+
+
+def envdatabase(name: str, default_sqlite: Path) -> dict:
+    """Return a DATABASES entry from a sqlite:///path or postgres://user:pass@host/db URL."""
+    url = envstr(name)
+    if not url:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite}
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        path = unquote(parts.path)
+        if not path or path == "/":
+            raise ImproperlyConfigured(f"{name}: a sqlite URL needs a file, sqlite:///var/db.sqlite3.")
+        # sqlite:///relative.db is relative to the project, sqlite:////abs.db is absolute.
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / path[1:]}
+    if parts.scheme in ("postgres", "postgresql"):
+        if not parts.path.strip("/"):
+            raise ImproperlyConfigured(f"{name}: a PostgreSQL URL needs a database name.")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: the port is not a number.") from None
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.strip("/")),
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+            "CONN_MAX_AGE": envint("DATABASE_CONN_MAX_AGE", 60),
+        }
+    raise ImproperlyConfigured(
+        f"{name} must start with sqlite:// or postgres://, not {parts.scheme or url!r}."
+    )
+
+
+VAR_DIR = Path(envstr("PLATEAU_VAR_DIR", str(BASE_DIR / "var")))
+DEBUG = envbool("DEBUG", True)
+
+
+def _secret_key() -> str:
+    key = envstr("SECRET_KEY")
+    if key:
+        return key
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
+    # Development: one key per checkout, generated once, never committed.
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "cms.apps.PlateauAdminConfig",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "reversion",
+    "cms",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "cms.urls"
+WSGI_APPLICATION = "cms.wsgi.application"
+ASGI_APPLICATION = "cms.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": envdatabase("DATABASE_URL", VAR_DIR / "db.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", "Français"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = envstr("TIME_ZONE", "Europe/Paris")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(envstr("STATIC_ROOT", str(VAR_DIR / "static")))
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(envstr("MEDIA_ROOT", str(VAR_DIR / "media")))
+
+# Uploaded images: what the validators accept.
+PLATEAU_IMAGE_MAX_BYTES = envint("PLATEAU_IMAGE_MAX_BYTES", 5 * 1024 * 1024)
+PLATEAU_IMAGE_MAX_PIXELS = envint("PLATEAU_IMAGE_MAX_PIXELS", 16_000_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+LOGIN_URL = "admin:login"
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", True)

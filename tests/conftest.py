@@ -1,0 +1,52 @@
+"""Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+
+def _member(username: str, group: str) -> User:
+    user = User.objects.create_user(username=username, password="motdepasse-test",
+                                    is_staff=True)
+    user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+@pytest.fixture
+def editor(db):
+    """A Rédacteur: writes and sends to review."""
+    return _member("redactrice", "Rédacteur")
+
+
+@pytest.fixture
+def reviewer(db):
+    """A Relecteur: corrects and publishes."""
+    return _member("relecteur", "Relecteur")
+
+
+@pytest.fixture
+def reader(db):
+    """A Lecteur: reads only."""
+    return _member("lecteur", "Lecteur")
+
+
+@pytest.fixture
+def editor_client(client, editor):
+    client.force_login(editor)
+    return client
+
+
+@pytest.fixture
+def reviewer_client(client, reviewer):
+    client.force_login(reviewer)
+    return client
+
+
+@pytest.fixture
+def reader_client(client, reader):
+    client.force_login(reader)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def _media_in_tmp(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
