@@ -71,7 +71,7 @@ def problems_html(problems) -> str:
         '<ul class="plateau-problems">{}</ul>',
         format_html_join(
             "", '<li class="plateau-{}"><strong>{}</strong> {}</li>',
-            ((p.severity, _("Erreur :") if p.is_error else _("Avertissement :"), p.message)
+            ((p.severity, _("Erreur :") if p.is_error else _("Avertissement :"), p.message)
              for p in problems),
         ),
     )
@@ -153,8 +153,8 @@ class ContentAdmin(VersionAdmin):
         errors = [p for p in problems if p.is_error]
         if errors:
             messages.error(request, ngettext(
-                "%(n)s erreur à corriger : %(list)s",
-                "%(n)s erreurs à corriger : %(list)s", len(errors),
+                "%(n)s erreur à corriger : %(list)s",
+                "%(n)s erreurs à corriger : %(list)s", len(errors),
             ) % {"n": len(errors), "list": " · ".join(p.message for p in errors)})
             if "_popup" not in request.POST:
                 url = reverse(f"admin:cms_{self.model._meta.model_name}_change", args=[obj.pk])
@@ -177,7 +177,7 @@ class ContentAdmin(VersionAdmin):
             messages.error(request, _("Vous n’avez pas le droit de faire cela."))
             return False
         except StatusRefused as refusal:
-            messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
+            messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
                 "obj": obj, "status": obj.get_status_display(),
                 "why": " · ".join(p.message for p in refusal.problems)})
             return False
@@ -188,8 +188,8 @@ class ContentAdmin(VersionAdmin):
         moved = sum(self._move(request, obj, status) for obj in queryset)
         if moved:
             messages.success(request, ngettext(
-                "%(n)s élément passé à « %(status)s ».",
-                "%(n)s éléments passés à « %(status)s ».", moved,
+                "%(n)s élément passé à « %(status)s ».",
+                "%(n)s éléments passés à « %(status)s ».", moved,
             ) % {"n": moved, "status": Status(status).label})
 
     @admin.action(description=gettext_lazy("Envoyer en relecture"), permissions=["submit"])

@@ -96,7 +96,7 @@ class Question(Content):
     step = models.PositiveSmallIntegerField(
         _("palier"), null=True, blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(len(LADDER))],
-        help_text=_("Qui veut gagner des millions ? : la marche de l’échelle des gains, 1 à 15."),
+        help_text=_("Qui veut gagner des millions ? : la marche de l’échelle des gains, 1 à 15."),
     )
     answer = models.CharField(
         _("réponse libre"), max_length=200, blank=True,
@@ -109,7 +109,7 @@ class Question(Content):
     image = models.ImageField(
         _("image"), upload_to="questions/%Y/%m/", blank=True,
         validators=[validate_question_image],
-        help_text=_("Étoile mystérieuse : JPEG, PNG ou WebP."),
+        help_text=_("Étoile mystérieuse : JPEG, PNG ou WebP."),
     )
     anecdote = models.TextField(_("anecdote"), blank=True)
     source = models.CharField(_("source"), max_length=300, blank=True)
@@ -161,7 +161,7 @@ class Proposition(models.Model):
     position = models.PositiveSmallIntegerField(_("position"), default=0)
     text = models.CharField(_("proposition"), max_length=300)
     is_right = models.BooleanField(_("bonne réponse"), default=False,
-                                   help_text=_("Coup par coup : VRAI."))
+                                   help_text=_("Coup par coup : VRAI."))
     is_hidden = models.BooleanField(_("cachée"), default=False,
                                     help_text=_("Dévoilée seulement après le choix."))
 
@@ -183,12 +183,12 @@ class Card(Content):
     colour = models.CharField(
         _("couleur"), max_length=20, blank=True,
         choices=[(name, name.capitalize()) for name in DUEL_COLOURS],
-        help_text=_("Duel : les deux cartes d’une paire ont la même couleur."),
+        help_text=_("Duel : les deux cartes d’une paire ont la même couleur."),
     )
     pair = models.ForeignKey(
         "self", verbose_name=_("carte jumelle"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",
-        help_text=_("Duel : l’autre carte de la paire."),
+        help_text=_("Duel : l’autre carte de la paire."),
     )
     questions = models.ManyToManyField(Question, through="CardQuestion", related_name="cards")
 

@@ -47,7 +47,7 @@ def set_status(*, obj: Question | Card, status: str, user) -> list[Question | Ca
         raise PermissionDenied
     with transaction.atomic(), reversion.create_revision():
         reversion.set_user(user)
-        reversion.set_comment(_("Statut : %(status)s") % {"status": Status(status).label})
+        reversion.set_comment(_("Statut : %(status)s") % {"status": Status(status).label})
         before = validate_game(obj.game.slug) if status != Status.DRAFT else None
         moved = [obj]
         if isinstance(obj, Card) and status != Status.DRAFT:
@@ -94,12 +94,12 @@ def after_edit(*, obj: Question | Card, user, changed: bool) -> str | None:
     target = None
     if errors:
         target = Status.DRAFT
-        note = _("Enregistré en brouillon : %(n)s erreur(s) à corriger avant relecture ou "
+        note = _("Enregistré en brouillon : %(n)s erreur(s) à corriger avant relecture ou "
                  "publication.") % {"n": len(errors)}
     elif (changed and obj.status == Status.PUBLISHED
           and not can_set_status(user, type(obj), Status.PUBLISHED)):
         target = Status.REVIEW
-        note = _("Modifié après publication : renvoyé en relecture.")
+        note = _("Modifié après publication : renvoyé en relecture.")
     if target is None:
         return None
     with reversion.create_revision():

@@ -78,40 +78,40 @@ def check_question(question: Question) -> list[Problem]:
     if len(propositions) != kind.propositions:
         if kind.propositions:
             problem("proposition_count", ngettext(
-                "%(kind)s : il faut %(n)s proposition, il y en a %(found)s.",
-                "%(kind)s : il faut %(n)s propositions, il y en a %(found)s.",
+                "%(kind)s : il faut %(n)s proposition, il y en a %(found)s.",
+                "%(kind)s : il faut %(n)s propositions, il y en a %(found)s.",
                 kind.propositions,
             ) % {"kind": kind.label, "n": kind.propositions, "found": len(propositions)})
         else:
             problem("proposition_count", _(
-                "%(kind)s : pas de propositions, la réponse est libre (%(found)s à retirer)."
+                "%(kind)s : pas de propositions, la réponse est libre (%(found)s à retirer)."
             ) % {"kind": kind.label, "found": len(propositions)})
     if kind.propositions:
         right = sum(p.is_right for p in propositions)
         if right != kind.right:
             problem("right_count", _(
-                "%(kind)s : il faut exactement %(n)s bonne(s) réponse(s), il y en a %(found)s."
+                "%(kind)s : il faut exactement %(n)s bonne(s) réponse(s), il y en a %(found)s."
             ) % {"kind": kind.label, "n": kind.right, "found": right})
         hidden = sum(p.is_hidden for p in propositions)
         if hidden != kind.hidden:
             problem("hidden_count", _(
-                "%(kind)s : il faut exactement %(n)s proposition(s) cachée(s), il y en a "
+                "%(kind)s : il faut exactement %(n)s proposition(s) cachée(s), il y en a "
                 "%(found)s."
             ) % {"kind": kind.label, "n": kind.hidden, "found": hidden})
         texts = [" ".join(p.text.casefold().split()) for p in propositions]
         if len(set(texts)) != len(texts):
             problem("proposition_repeated", _("Deux propositions sont identiques."))
     if kind.free_answer and not question.answer.strip():
-        problem("answer_missing", _("%(kind)s : la réponse libre manque.") % {"kind": kind.label})
+        problem("answer_missing", _("%(kind)s : la réponse libre manque.") % {"kind": kind.label})
     if kind.needs_image and not question.image:
-        problem("image_missing", _("%(kind)s : l’image manque.") % {"kind": kind.label})
+        problem("image_missing", _("%(kind)s : l’image manque.") % {"kind": kind.label})
     if kind.ladder:
         problems.extend(_check_step(question, game))
     elif question.step is not None:
         problem("step_unexpected", _("Seules les questions de l’échelle ont un palier."))
     if kind.is_card and not _slots(question):
         problem("question_unplaced", _(
-            "Cette question n’est sur aucune carte « %(kind)s »."
+            "Cette question n’est sur aucune carte « %(kind)s »."
         ) % {"kind": kind.label}, WARNING)
     return problems
 
@@ -125,7 +125,7 @@ def _check_step(question: Question, game: GameSpec) -> list[Problem]:
     if low <= question.difficulty <= high:
         return []
     return [Problem("step_difficulty_band", ERROR, _(
-        "Palier %(step)s (%(amount)s) : la difficulté doit aller de %(low)s à %(high)s, "
+        "Palier %(step)s (%(amount)s) : la difficulté doit aller de %(low)s à %(high)s, "
         "elle est de %(d)s."
     ) % {"step": step.number, "amount": euros(step.amount), "low": low, "high": high,
          "d": question.difficulty}, question, game.slug)]
@@ -150,18 +150,18 @@ def check_card(card: Card) -> list[Problem]:
     questions = [slot.question for slot in card.ordered_slots()]
     if len(questions) != kind.questions_per_card:
         problem("question_count", ngettext(
-            "%(kind)s : il faut %(n)s question sur la carte, il y en a %(found)s.",
-            "%(kind)s : il faut %(n)s questions sur la carte, il y en a %(found)s.",
+            "%(kind)s : il faut %(n)s question sur la carte, il y en a %(found)s.",
+            "%(kind)s : il faut %(n)s questions sur la carte, il y en a %(found)s.",
             kind.questions_per_card,
         ) % {"kind": kind.label, "n": kind.questions_per_card, "found": len(questions)})
     for number, question in enumerate(questions, start=1):
         if question.kind != card.kind:
             problem("question_kind", _(
-                "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
+                "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
             ) % {"n": number, "found": question.spec.label, "kind": kind.label})
         if card.status != Status.DRAFT and _rank(question.status) < _rank(card.status):
             problem("question_status_behind", _(
-                "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
+                "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
             ) % {"card": card.get_status_display(), "n": number,
                  "q": question.get_status_display()}, WARNING)
     if kind.difficulty_order == ORDER_STRICTLY_INCREASING:
@@ -185,7 +185,7 @@ def _check_strictly_increasing(card: Card, questions: list[Question]) -> list[Pr
                                              start=2):
         if after.difficulty <= before.difficulty:
             problems.append(Problem("difficulty_order", ERROR, _(
-                "%(kind)s : la difficulté doit croître strictement ; la question n°%(n)s "
+                "%(kind)s : la difficulté doit croître strictement ; la question n°%(n)s "
                 "(difficulté %(d2)s) n’est pas plus difficile que la n°%(p)s (difficulté %(d1)s)."
             ) % {"kind": card.spec.label, "n": number, "p": number - 1,
                  "d1": before.difficulty, "d2": after.difficulty}, card, card.game.slug))
@@ -206,7 +206,7 @@ def _check_slot_formats(card: Card, questions: list[Question]) -> list[Problem]:
     for easier, harder in itertools.pairwise(ordered):
         if mean(groups[harder]) < mean(groups[easier]):
             problems.append(Problem("slot_difficulty_order", ERROR, _(
-                "%(kind)s : les questions %(harder)s (difficulté moyenne %(h)s) sont plus "
+                "%(kind)s : les questions %(harder)s (difficulté moyenne %(h)s) sont plus "
                 "faciles que les questions %(easier)s (difficulté moyenne %(e)s)."
             ) % {"kind": card.spec.label, "harder": formats[harder].label,
                  "easier": formats[easier].label, "h": average(groups[harder]),
@@ -219,22 +219,22 @@ def _check_pair(card: Card) -> list[Problem]:
     partner = card.pair
     if not card.colour:
         problems = [Problem("pair_colour_missing", ERROR,
-                            _("Duel : la couleur de la paire manque."), card, slug)]
+                            _("Duel : la couleur de la paire manque."), card, slug)]
     else:
         problems = []
     if partner is None:
         return [*problems, Problem("pair_missing", ERROR,
-                                   _("Duel : cette carte n’a pas de jumelle."), card, slug)]
+                                   _("Duel : cette carte n’a pas de jumelle."), card, slug)]
     if partner.kind != card.kind:
         problems.append(Problem("pair_kind", ERROR,
-                                _("Duel : la jumelle doit être une carte Duel."), card, slug))
+                                _("Duel : la jumelle doit être une carte Duel."), card, slug))
     if partner.pair_id != card.pk:
         problems.append(Problem("pair_not_mutual", ERROR, _(
-            "Duel : la jumelle « %(p)s » ne désigne pas cette carte en retour."
+            "Duel : la jumelle « %(p)s » ne désigne pas cette carte en retour."
         ) % {"p": partner.title or partner.ref}, card, slug))
     if partner.title.strip() != card.title.strip() or partner.colour != card.colour:
         problems.append(Problem("pair_mismatch", ERROR, _(
-            "Duel : les deux cartes d’une paire ont le même titre et la même couleur."
+            "Duel : les deux cartes d’une paire ont le même titre et la même couleur."
         ), card, slug))
     return problems
 
@@ -254,7 +254,7 @@ def check_ladder(game: GameSpec, questions: list[Question]) -> list[Problem]:
         if mean(by_step[upper]) < mean(by_step[lower]):
             low, up = game.step(lower), game.step(upper)
             problems.append(Problem("ladder_difficulty_down", ERROR, _(
-                "Échelle : les questions publiées du palier %(up)s (%(up_amount)s, difficulté "
+                "Échelle : les questions publiées du palier %(up)s (%(up_amount)s, difficulté "
                 "moyenne %(up_avg)s) sont plus faciles que celles du palier %(low)s "
                 "(%(low_amount)s, difficulté moyenne %(low_avg)s)."
             ) % {"up": upper, "up_amount": euros(up.amount), "up_avg": average(by_step[upper]),
@@ -303,8 +303,8 @@ def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]
         for one, other in ((first, second), (second, first)):
             problems.append(Problem(
                 "duplicate" if exact else "near_duplicate", WARNING,
-                (_("Même texte que la question « %(other)s » (%(ref)s).") if exact else
-                 _("Presque le même texte que la question « %(other)s » (%(ref)s), "
+                (_("Même texte que la question « %(other)s » (%(ref)s).") if exact else
+                 _("Presque le même texte que la question « %(other)s » (%(ref)s), "
                    "%(pct)s %% de mots en commun.")) %
                 {"other": other, "ref": other.ref, "pct": round(similarity * 100)},
                 one, game.slug,
@@ -317,7 +317,7 @@ def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]
     for same in answers.values():
         for question in same[1:]:
             problems.append(Problem("duplicate_answer", WARNING, _(
-                "Même réponse que « %(ref)s » : « %(answer)s »."
+                "Même réponse que « %(ref)s » : « %(answer)s »."
             ) % {"ref": same[0].ref, "answer": question.answer}, question, game.slug))
     return problems
 
@@ -336,11 +336,11 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
                      if counts[step.number] < kind.full_game}
             if short:
                 detail = ", ".join(
-                    _("palier %(n)s : %(missing)s") % {"n": n, "missing": missing}
+                    _("palier %(n)s : %(missing)s") % {"n": n, "missing": missing}
                     for n, missing in short.items()
                 )
                 problems.append(Problem("coverage", WARNING, _(
-                    "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
+                    "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
                     "complète à %(players)s joueurs (%(need)s par palier) — %(detail)s."
                 ) % {"kind": kind.label_plural, "total": sum(short.values()),
                      "players": players, "need": kind.full_game, "detail": detail},
@@ -354,7 +354,7 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
             have = len(published)
         if have < kind.full_game:
             problems.append(Problem("coverage", WARNING, _(
-                "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
+                "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
                 "complète à %(players)s joueurs (%(have)s sur %(need)s)."
             ) % {"kind": kind.label_plural, "missing": kind.full_game - have,
                  "players": players, "have": have, "need": kind.full_game}, None, game.slug))
@@ -398,7 +398,7 @@ class Report:
             for number, question_pk in slots:
                 for p in self.problems:
                     if p.target_key == ("question", question_pk):
-                        own.append(Problem(p.code, p.severity, _("Question n°%(n)s : %(msg)s")
+                        own.append(Problem(p.code, p.severity, _("Question n°%(n)s : %(msg)s")
                                            % {"n": number, "msg": p.message}, p.target,
                                            p.game))
         return own

@@ -15,7 +15,7 @@ def validate_question_image(file) -> None:
     max_pixels = settings.PLATEAU_IMAGE_MAX_PIXELS
     if file.size is not None and file.size > max_bytes:
         raise ValidationError(
-            _("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+            _("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
             code="image_too_heavy",
             params={"size": round(file.size / MEGABYTE, 1), "max": round(max_bytes / MEGABYTE, 1)},
         )
@@ -27,13 +27,13 @@ def validate_question_image(file) -> None:
             width, height = image.size
             if image_format not in IMAGE_FORMATS:
                 raise ValidationError(
-                    _("Format d’image « %(format)s » refusé : JPEG, PNG ou WebP seulement."),
+                    _("Format d’image « %(format)s » refusé : JPEG, PNG ou WebP seulement."),
                     code="image_format",
                     params={"format": image_format},
                 )
             if width * height > max_pixels:
                 raise ValidationError(
-                    _("L’image fait %(w)s × %(h)s pixels ; le maximum est %(max)s millions "
+                    _("L’image fait %(w)s × %(h)s pixels ; le maximum est %(max)s millions "
                       "de pixels."),
                     code="image_too_large",
                     params={"w": width, "h": height, "max": round(max_pixels / 1_000_000, 1)},

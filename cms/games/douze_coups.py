@@ -59,7 +59,7 @@ SPEC = GameSpec(
             right=6,
             box_count=38,
             full_game=8,
-            help_text=_("Un énoncé et 7 propositions : 6 VRAI, 1 FAUX (l’intrus)."),
+            help_text=_("Un énoncé et 7 propositions : 6 VRAI, 1 FAUX (l’intrus)."),
         ),
         ContentKind(
             slug="coup-fatal",
@@ -108,6 +108,6 @@ SPEC = GameSpec(
         "banknotes": {10_000: 1, 5_000: 4, 2_000: 15, 1_000: 10},
         "duel_colours": DUEL_COLOURS,
     },
-    summary=_("Quatre manches, deux duels et l’étoile mystérieuse : le plus riche devient "
+    summary=_("Quatre manches, deux duels et l’étoile mystérieuse : le plus riche devient "
               "Maître de Midi."),
 )

@@ -30,7 +30,7 @@ JOKERS = {
 
 SPEC = GameSpec(
     slug="millionnaire",
-    name="Qui veut gagner des millions ?",
+    name="Qui veut gagner des millions ?",
     # No maximum in the rules; decks are counted for a table of four (one round each).
     players=Players(minimum=2, maximum=None, coverage=4),
     kinds=(

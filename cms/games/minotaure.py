@@ -27,5 +27,5 @@ SPEC = GameSpec(
         "thesee_cards": 10,
         "ariane_cards": 10,
     },
-    summary=_("Pichenettes et bluff : le dernier prisonnier dans le labyrinthe gagne."),
+    summary=_("Pichenettes et bluff : le dernier prisonnier dans le labyrinthe gagne."),
 )

@@ -56,5 +56,5 @@ SPEC = GameSpec(
         "qualifs_track": (1, 10),
         "compet_starts": (-1, -2, -3),
     },
-    summary=_("Qualifs, Compet’ et Défi : battre le Champion ou garder sa place."),
+    summary=_("Qualifs, Compet’ et Défi : battre le Champion ou garder sa place."),
 )

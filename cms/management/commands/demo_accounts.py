@@ -33,7 +33,7 @@ class Command(BaseCommand):
 
         User = get_user_model()
         self.stdout.write("Comptes de démonstration (mots de passe gardés dans "
-                          f"{path}) :")
+                          f"{path}) :")
         for username, group_name in ACCOUNTS.items():
             user, _created = User.objects.get_or_create(username=username)
             user.is_staff = True

@@ -55,13 +55,13 @@ class Command(BaseCommand):
             errors = [p for slug in sorted(games) for p in validate_game(slug).errors]
             if errors:
                 raise CommandError("Le contenu de démonstration a des erreurs :\n" + "\n".join(
-                    f"  - {p.target.ref if p.target else p.game} : {p.message}" for p in errors))
-        self.stdout.write(f"Démo : {len(files)} fichier(s), {changed} élément(s) créé(s) ou "
+                    f"  - {p.target.ref if p.target else p.game} : {p.message}" for p in errors))
+        self.stdout.write(f"Démo : {len(files)} fichier(s), {changed} élément(s) créé(s) ou "
                           "mis à jour.")
 
     def sync_question(self, item: dict, kind: str, base: Path) -> tuple[Question, bool]:
         if kind not in KINDS:
-            raise CommandError(f"{item.get('ref')} : type inconnu « {kind} ».")
+            raise CommandError(f"{item.get('ref')} : type inconnu « {kind} ».")
         wanted = {
             "kind": kind, "text": item["text"], "difficulty": item["difficulty"],
             "theme": item.get("theme", ""), "step": item.get("step"),
@@ -130,4 +130,4 @@ class Command(BaseCommand):
         if not default_storage.exists(name):
             saved = default_storage.save(name, ContentFile((base / item["image"]).read_bytes()))
             if saved != name:
-                raise CommandError(f"Image enregistrée sous un autre nom : {saved}")
+                raise CommandError(f"Image enregistrée sous un autre nom : {saved}")
