@@ -5,6 +5,7 @@ import contextvars
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.db.models import Count
 from django.http import HttpResponseRedirect
 from django.urls import reverse
@@ -81,6 +82,7 @@ class ContentAdmin(VersionAdmin):
     """What the question and card admins share: status workflow, problems, history."""
 
     change_form_template = "admin/cms/content_change_form.html"
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3})}}
     actions = ["send_to_review", "publish", "back_to_draft"]
     list_per_page = 50
     save_on_top = True
@@ -353,6 +355,13 @@ class CardAdmin(ContentAdmin):
     @staticmethod
     def kinds_of(game):
         return game.card_kinds
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None and not obj.spec.paired:
+            # Colour and twin only mean something for duel cards.
+            return [fs for fs in fieldsets if "pair" not in fs[1]["fields"]]
+        return fieldsets
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(question_total=Count("slots"))

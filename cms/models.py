@@ -247,4 +247,4 @@ class CardQuestion(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.card} #{self.position}"
+        return _("n°%(n)s") % {"n": self.position}

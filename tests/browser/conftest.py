@@ -1,0 +1,35 @@
+"""A real Chromium (Debian's) driven by Playwright against Django's live server."""
+
+import os
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = os.environ.get("PLATEAU_CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def log_in(page, live_server, username, password="motdepasse-test"):
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
