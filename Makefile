@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint unit browser system-deps bench clean
+.PHONY: run test test-postgres lint unit browser system-deps bench clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ browser: $(INSTALLED) system-deps
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m browser
 
 test: lint unit browser
+
+# The same unit tests against a real PostgreSQL (CI starts one with .ci/postgres).
+test-postgres: $(INSTALLED)
+	@test -n "$(DATABASE_URL)" || { echo "DATABASE_URL=postgres://… is required" >&2; exit 2; }
+	DATABASE_URL="$(DATABASE_URL)" $(BIN)/pytest -m "not browser"
 
 bench: $(INSTALLED)
 	@for script in bench/*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done

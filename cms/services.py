@@ -51,11 +51,11 @@ def set_status(*, obj: Question | Card, status: str, user) -> list[Question | Ca
         before = validate_game(obj.game.slug) if status != Status.DRAFT else None
         moved = [obj]
         if isinstance(obj, Card) and status != Status.DRAFT:
-            # A card carries its questions up with it, and a duel pair moves as one.
-            moved += [slot.question for slot in obj.ordered_slots()
-                      if STATUS_RANK[slot.question.status] < STATUS_RANK[status]]
+            # A duel pair moves as one, and a card carries its questions up with it.
             if obj.spec.paired and obj.pair is not None and obj.pair.status != status:
                 moved.append(obj.pair)
+            moved += [slot.question for card in moved for slot in card.ordered_slots()
+                      if STATUS_RANK[slot.question.status] < STATUS_RANK[status]]
         for item in moved:
             item.status = status
             item.updated_by = user

@@ -23,9 +23,9 @@ def envbool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
         return default
-    if value.lower() in ("true", "1", "yes", "on"):
+    if value.lower() == "true":
         return True
-    if value.lower() in ("false", "0", "no", "off"):
+    if value.lower() == "false":
         return False
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
 

@@ -18,8 +18,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from statistics import mean
+from typing import NamedTuple
 
-from django.db.models import Prefetch
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -65,8 +65,12 @@ def average(values: Iterable[float]) -> str:
 # --- one question -------------------------------------------------------------------------
 
 
-def check_question(question: Question) -> list[Problem]:
-    """Return the problems of one question against its kind's composition."""
+def check_question(question: Question, *, propositions=None, placed=None) -> list[Problem]:
+    """Return the problems of one question against its kind's composition.
+
+    `propositions` (rows with text, is_right, is_hidden, in order) and `placed` (is it on
+    a card) come from `load_game`; left out, they are read from the question's relations.
+    """
     kind = question.spec
     game = question.game
     problems: list[Problem] = []
@@ -74,7 +78,10 @@ def check_question(question: Question) -> list[Problem]:
     def problem(code, message, severity=ERROR):
         problems.append(Problem(code, severity, message, question, game.slug))
 
-    propositions = list(question.propositions.all())
+    if propositions is None:
+        propositions = list(question.propositions.all())
+    if placed is None:
+        placed = question.slots.exists()
     if len(propositions) != kind.propositions:
         if kind.propositions:
             problem("proposition_count", ngettext(
@@ -109,7 +116,7 @@ def check_question(question: Question) -> list[Problem]:
         problems.extend(_check_step(question, game))
     elif question.step is not None:
         problem("step_unexpected", _("Seules les questions de l’échelle ont un palier."))
-    if kind.is_card and not _slots(question):
+    if kind.is_card and not placed:
         problem("question_unplaced", _(
             "Cette question n’est sur aucune carte « %(kind)s »."
         ) % {"kind": kind.label}, WARNING)
@@ -131,15 +138,14 @@ def _check_step(question: Question, game: GameSpec) -> list[Problem]:
          "d": question.difficulty}, question, game.slug)]
 
 
-def _slots(question: Question) -> list[CardQuestion]:
-    return list(question.slots.all())
-
-
 # --- one card -----------------------------------------------------------------------------
 
 
-def check_card(card: Card) -> list[Problem]:
-    """Return the problems of one card: composition, order, pairing."""
+def check_card(card: Card, *, questions=None) -> list[Problem]:
+    """Return the problems of one card: composition, order, pairing.
+
+    `questions`, in card order, come from `load_game`; left out, they are read from the card.
+    """
     kind = card.spec
     game = card.game
     problems: list[Problem] = []
@@ -147,7 +153,8 @@ def check_card(card: Card) -> list[Problem]:
     def problem(code, message, severity=ERROR):
         problems.append(Problem(code, severity, message, card, game.slug))
 
-    questions = [slot.question for slot in card.ordered_slots()]
+    if questions is None:
+        questions = [slot.question for slot in card.ordered_slots()]
     if len(questions) != kind.questions_per_card:
         problem("question_count", ngettext(
             "%(kind)s : il faut %(n)s question sur la carte, il y en a %(found)s.",
@@ -194,15 +201,13 @@ def _check_strictly_increasing(card: Card, questions: list[Question]) -> list[Pr
 
 def _check_slot_formats(card: Card, questions: list[Question]) -> list[Problem]:
     """Check that DUO slots are no harder than CARRÉ ones, and CARRÉ no harder than CASH."""
-    formats = card.game.scoring["formats"]
-    groups: dict[str, list[int]] = {}
+    formats = card.game.scoring["formats"]  # in play order; other slots (a pool) don't count
+    groups: dict[str, list[int]] = {slug: [] for slug in formats}
     for fmt, question in zip(card.spec.slot_formats, questions, strict=False):
-        # Only the first run of each format counts: the Super Cash pool comes after.
-        if fmt in groups and list(groups)[-1] != fmt:
-            continue
-        groups.setdefault(fmt, []).append(question.difficulty)
+        if fmt in groups:
+            groups[fmt].append(question.difficulty)
+    ordered = [slug for slug in formats if groups[slug]]
     problems = []
-    ordered = [fmt for fmt in dict.fromkeys(card.spec.slot_formats) if fmt in groups]
     for easier, harder in itertools.pairwise(ordered):
         if mean(groups[harder]) < mean(groups[easier]):
             problems.append(Problem("slot_difficulty_order", ERROR, _(
@@ -414,44 +419,73 @@ class Report:
     _slots_by_card: dict = field(default_factory=dict, repr=False)
 
 
-def load_game(slug: str) -> tuple[list[Card], list[Question]]:
-    """Load a game's cards and questions with everything the checks read, in a few queries."""
-    questions = list(
-        Question.objects.for_game(slug)
-        .prefetch_related(Prefetch("propositions", queryset=Proposition.objects.order_by(
-            "position", "id")), "slots")
-    )
+class PropositionRow(NamedTuple):
+    text: str
+    is_right: bool
+    is_hidden: bool
+
+
+@dataclass
+class GameContent:
+    """One game's content as the checks read it, loaded in a handful of queries."""
+
+    game: GameSpec
+    cards: list[Card]
+    questions: list[Question]
+    propositions: dict[int, list[PropositionRow]]  # by question pk, in order
+    card_questions: dict[int, list[Question]]  # by card pk, in order
+    placed: set[int]  # pks of the questions that sit on a card
+
+
+def load_game(slug: str) -> GameContent:
+    """Load a game's cards and questions with everything the checks read."""
+    game = GAMES[slug]
+    kinds = [k.slug for k in game.kinds]
+    questions = list(Question.objects.filter(kind__in=kinds).defer("anecdote", "source"))
+    propositions: dict[int, list[PropositionRow]] = defaultdict(list)
+    rows = (Proposition.objects.filter(question__kind__in=kinds)
+            .order_by("question_id", "position", "id")
+            .values_list("question_id", "text", "is_right", "is_hidden"))
+    for question_id, *row in rows.iterator(chunk_size=5000):
+        propositions[question_id].append(PropositionRow(*row))
+    cards = list(Card.objects.filter(kind__in=kinds).select_related("pair"))
+    slots = list(CardQuestion.objects.filter(card__kind__in=kinds)
+                 .order_by("card_id", "position", "id").values_list("card_id", "question_id"))
     by_pk = {q.pk: q for q in questions}
-    cards = list(Card.objects.for_game(slug).select_related("pair").prefetch_related("slots"))
-    for card in cards:
-        for slot in card.slots.all():
-            # Reuse the loaded questions so no check queries again.
-            slot.question = by_pk.get(slot.question_id) or slot.question
-    return cards, questions
+    # A card may hold a question of another game by mistake: load those too.
+    strays = {qid for _card, qid in slots if qid not in by_pk}
+    by_pk.update(Question.objects.in_bulk(strays))
+    card_questions: dict[int, list[Question]] = defaultdict(list)
+    for card_id, question_id in slots:
+        card_questions[card_id].append(by_pk[question_id])
+    placed = set(CardQuestion.objects.filter(question__kind__in=kinds)
+                 .values_list("question_id", flat=True))
+    return GameContent(game, cards, questions, propositions, card_questions, placed)
 
 
-def check_game(game: GameSpec, cards: list[Card], questions: list[Question]) -> Report:
+def check_game(content: GameContent) -> Report:
     """Run every rule over one game's loaded content."""
+    game = content.game
     report = Report(game)
-    for question in questions:
-        report.problems.extend(check_question(question))
-    for card in cards:
-        report.problems.extend(check_card(card))
-        report._slots_by_card[card.pk] = [
-            (n, slot.question_id) for n, slot in enumerate(card.ordered_slots(), start=1)
-        ]
-    report.problems.extend(check_ladder(game, questions))
-    report.problems.extend(check_duplicates(game, questions))
-    report.problems.extend(check_coverage(game, cards, questions))
+    for question in content.questions:
+        report.problems.extend(check_question(
+            question, propositions=content.propositions.get(question.pk, []),
+            placed=question.pk in content.placed))
+    for card in content.cards:
+        questions = content.card_questions.get(card.pk, [])
+        report.problems.extend(check_card(card, questions=questions))
+        report._slots_by_card[card.pk] = [(n, q.pk) for n, q in enumerate(questions, start=1)]
+    report.problems.extend(check_ladder(game, content.questions))
+    report.problems.extend(check_duplicates(game, content.questions))
+    report.problems.extend(check_coverage(game, content.cards, content.questions))
     for rule in EXTRA_RULES:
-        report.problems.extend(rule(game, cards, questions))
+        report.problems.extend(rule(game, content.cards, content.questions))
     return report
 
 
 def validate_game(slug: str) -> Report:
     """Load one game from the database and return its report."""
-    game = GAMES[slug]
-    return check_game(game, *load_game(slug))
+    return check_game(load_game(slug))
 
 
 def validate_all() -> list[Report]:

@@ -13,11 +13,18 @@ def validate_question_image(file) -> None:
     """Refuse anything but a real JPEG, PNG or WebP within the byte and pixel caps."""
     max_bytes = settings.PLATEAU_IMAGE_MAX_BYTES
     max_pixels = settings.PLATEAU_IMAGE_MAX_PIXELS
-    if file.size is not None and file.size > max_bytes:
+    try:
+        size = file.size
+    except OSError:  # a stored name whose file is gone
+        raise ValidationError(
+            _("Le fichier image « %(name)s » est introuvable."),
+            code="image_invalid", params={"name": getattr(file, "name", "")},
+        ) from None
+    if size is not None and size > max_bytes:
         raise ValidationError(
             _("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
             code="image_too_heavy",
-            params={"size": round(file.size / MEGABYTE, 1), "max": round(max_bytes / MEGABYTE, 1)},
+            params={"size": round(size / MEGABYTE, 1), "max": round(max_bytes / MEGABYTE, 1)},
         )
     position = file.tell() if hasattr(file, "tell") else 0
     try:

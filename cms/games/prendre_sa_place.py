@@ -11,7 +11,8 @@ FORMATS = {f.slug: f for f in (DUO, CARRE, CASH)}
 
 SUPER_CASH_POINTS = 5  # +5 right, -5 wrong
 SUPER_CASH_POOL = tuple(range(9, 15))  # question numbers on a Compet' card
-COMPET_SLOTS = ("duo",) * 3 + ("carre",) * 3 + ("cash",) * 8
+# Questions 1-9 are played in order; 10-14 only fill the Super Cash pool (with question 9).
+COMPET_SLOTS = ("duo",) * 3 + ("carre",) * 3 + ("cash",) * 3 + ("super-cash",) * 5
 
 # Every question can be played in the three formats: 1 right + 3 wrong, and a free answer.
 _QUESTION = {"propositions": 4, "right": 1, "free_answer": True}

@@ -18,13 +18,13 @@ START_DJANGO = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE']='cms.se
 # --- envbool --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["true", "True", "TRUE", "1", "yes", "on"])
+@pytest.mark.parametrize("value", ["true", "True", "TRUE"])
 def test_envbool_reads_a_true_value(monkeypatch, value):
     monkeypatch.setenv("PLATEAU_FLAG", value)
     assert envbool("PLATEAU_FLAG", False) is True
 
 
-@pytest.mark.parametrize("value", ["false", "False", "0", "no", "off"])
+@pytest.mark.parametrize("value", ["false", "False", "FALSE"])
 def test_envbool_reads_a_false_value(monkeypatch, value):
     monkeypatch.setenv("PLATEAU_FLAG", value)
     assert envbool("PLATEAU_FLAG", True) is False
@@ -41,7 +41,7 @@ def test_envbool_falls_back_to_the_default_when_empty(monkeypatch):
     assert envbool("PLATEAU_FLAG", True) is True
 
 
-@pytest.mark.parametrize("value", ["maybe", "2", "vrai", "truee"])
+@pytest.mark.parametrize("value", ["maybe", "2", "vrai", "truee", "1", "yes", "on", "0", "off"])
 def test_envbool_refuses_anything_else_naming_the_variable(monkeypatch, value):
     monkeypatch.setenv("PLATEAU_FLAG", value)
     with pytest.raises(ImproperlyConfigured, match="PLATEAU_FLAG"):
