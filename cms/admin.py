@@ -282,6 +282,14 @@ class QuestionAdmin(ContentAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("slots__card")
 
+    def get_search_results(self, request, queryset, search_term):
+        queryset, may_have_duplicates = super().get_search_results(request, queryset,
+                                                                   search_term)
+        if request.GET.get("model_name") == "cardquestion":
+            # Picking a question for a card: offer only those on no card yet.
+            queryset = queryset.filter(slots__isnull=True)
+        return queryset, may_have_duplicates
+
     @admin.display(description=gettext_lazy("question"), ordering="text")
     def short_text(self, obj):
         return str(obj)

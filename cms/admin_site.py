@@ -1,6 +1,7 @@
 """The editors' admin site, organised by game, with a problems report and a rules sheet."""
 
 from django.contrib import admin
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.template.response import TemplateResponse
@@ -21,6 +22,17 @@ def reports_for(request, slug: str):
     return cache[slug]
 
 
+class QuestionAwareAutocomplete(AutocompleteJsonView):
+    """Label questions with their kind and difficulty when an editor picks one for a card."""
+
+    def serialize_result(self, obj, to_field_name):
+        result = super().serialize_result(obj, to_field_name)
+        if hasattr(obj, "difficulty"):
+            result["text"] = _("%(text)s — %(kind)s, difficulté %(d)s") % {
+                "text": obj, "kind": obj.spec.label, "d": obj.difficulty}
+        return result
+
+
 class PlateauAdminSite(admin.AdminSite):
     site_header = gettext_lazy("Plateau — administration des contenus")
     site_title = gettext_lazy("Plateau")
@@ -33,6 +45,9 @@ class PlateauAdminSite(admin.AdminSite):
                  name="cms_game_problems"),
             *super().get_urls(),
         ]
+
+    def autocomplete_view(self, request):
+        return QuestionAwareAutocomplete.as_view(admin_site=self)(request)
 
     def get_app_list(self, request, app_label=None):
         """List one section per game (questions, cards, problems, rules) before the rest."""
