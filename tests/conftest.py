@@ -50,3 +50,9 @@ def reader_client(client, reader):
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # The real hasher costs half a second a password; how passwords are hashed is not tested.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

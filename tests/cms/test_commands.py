@@ -1,0 +1,202 @@
+"""The management commands: validate_content, load_demo and demo_accounts."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from io import StringIO
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from reversion.models import Revision
+
+from cms.models import Card, CardQuestion, Proposition, Question, Status
+from cms.validation import validate_all
+from tests.builders import make_card, make_question
+
+
+def run(*args) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def disordered_card():
+    """Return a coup de maître card whose question 4 is easier than question 3."""
+    return make_card("coup-de-maitre", difficulties=[1, 2, 4, 3, 5])
+
+
+# --- validate_content -----------------------------------------------------------------------
+
+
+def test_validate_content_returns_normally_on_valid_content(db):
+    make_card("coup-de-maitre", status=Status.PUBLISHED)
+    make_question("echelle", status=Status.PUBLISHED)
+
+    output = run("validate_content")
+
+    assert "[difficulty_order]" not in output
+
+
+def test_validate_content_exits_1_and_names_the_problem_when_difficulty_goes_down(db):
+    card = disordered_card()
+    out = StringIO()
+
+    with pytest.raises(CommandError) as error:
+        call_command("validate_content", stdout=out)
+
+    assert error.value.returncode == 1
+    assert "[difficulty_order]" in out.getvalue()
+    assert card.ref in out.getvalue()
+
+
+def test_validate_content_only_checks_the_game_asked_for(db):
+    disordered_card()
+
+    output = run("validate_content", "--game", "millionnaire")
+
+    assert "[difficulty_order]" not in output
+    with pytest.raises(CommandError):
+        run("validate_content", "--game", "douze-coups")
+
+
+def test_validate_content_refuses_an_unknown_game(db):
+    with pytest.raises(CommandError):
+        run("validate_content", "--game", "the-mind")
+
+
+def test_validate_content_exits_1_as_a_real_process(tmp_path):
+    env = {**os.environ,
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+           "PLATEAU_VAR_DIR": str(tmp_path / "var"),
+           "MEDIA_ROOT": str(tmp_path / "media")}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+
+    def manage(*args):
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=django_settings.BASE_DIR,
+                              env=env, capture_output=True, text=True, timeout=120)
+
+    assert manage("migrate", "--noinput").returncode == 0
+    built = manage("shell", "-c", "from tests.builders import make_card; "
+                   "print(make_card('coup-de-maitre', difficulties=[1, 2, 4, 3, 5]).ref)")
+    assert built.returncode == 0, built.stderr
+    ref = built.stdout.strip().splitlines()[-1]
+
+    result = manage("validate_content")
+
+    assert result.returncode == 1
+    assert "[difficulty_order]" in result.stdout
+    assert ref in result.stdout
+    assert "CommandError" in result.stderr
+
+
+# --- load_demo ------------------------------------------------------------------------------
+
+
+def snapshot() -> dict:
+    return {
+        "questions": dict(Question.objects.values_list("pk", "updated_at")),
+        "cards": dict(Card.objects.values_list("pk", "updated_at")),
+        "propositions": sorted(Proposition.objects.values_list("pk", "question", "text")),
+        "slots": sorted(CardQuestion.objects.values_list("pk", "card", "question", "position")),
+        "revisions": Revision.objects.count(),
+    }
+
+
+def test_load_demo_loads_published_content(db):
+    run("load_demo")
+
+    assert Question.objects.exists()
+    assert Card.objects.exists()
+    assert set(Question.objects.values_list("status", flat=True)) == {Status.PUBLISHED}
+    assert set(Card.objects.values_list("status", flat=True)) == {Status.PUBLISHED}
+
+
+def test_load_demo_twice_changes_nothing_the_second_time(db):
+    run("load_demo")
+    first = snapshot()
+
+    run("load_demo")
+
+    assert snapshot() == first
+
+
+def test_the_demo_content_has_no_errors(db):
+    run("load_demo")
+
+    run("validate_content")  # returns normally: no CommandError, so no error
+
+    assert all(report.errors == [] for report in validate_all())
+
+
+# --- demo_accounts --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def var_dir(settings, tmp_path):
+    settings.VAR_DIR = tmp_path / "var"
+    # The real hasher costs half a second a password; what is stored is not the point here.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return settings.VAR_DIR
+
+
+def stored_passwords(var_dir) -> dict:
+    return json.loads((var_dir / "demo-accounts.json").read_text())
+
+
+def test_demo_accounts_keeps_the_same_passwords_when_run_twice(db, var_dir):
+    run("demo_accounts")
+    first = stored_passwords(var_dir)
+    hashes = dict(User.objects.values_list("username", "password"))
+
+    run("demo_accounts")
+
+    assert stored_passwords(var_dir) == first
+    assert dict(User.objects.values_list("username", "password")) == hashes
+    assert set(first) == {"redacteur", "relecteur", "lecteur", "admin"}
+
+
+def test_demo_accounts_keeps_the_passwords_file_private(db, var_dir):
+    path = var_dir / "demo-accounts.json"
+    run("demo_accounts")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    os.chmod(path, 0o644)
+
+    run("demo_accounts")
+
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize(("username", "group"), [
+    ("redacteur", "Rédacteur"), ("relecteur", "Relecteur"), ("lecteur", "Lecteur"),
+])
+def test_each_demo_account_is_in_its_group(db, var_dir, username, group):
+    run("demo_accounts")
+    run("demo_accounts")
+
+    user = User.objects.get(username=username)
+    assert list(user.groups.values_list("name", flat=True)) == [group]
+    assert user.is_staff
+    assert not user.is_superuser
+
+
+def test_the_demo_admin_is_a_superuser(db, var_dir):
+    run("demo_accounts")
+
+    admin = User.objects.get(username="admin")
+    assert admin.is_superuser
+    assert admin.is_staff
+
+
+@pytest.mark.parametrize("username", ["redacteur", "relecteur", "lecteur", "admin"])
+def test_each_demo_account_can_log_in_with_its_stored_password(client, db, var_dir, username):
+    run("demo_accounts")
+    run("demo_accounts")
+    password = stored_passwords(var_dir)[username]
+
+    assert client.login(username=username, password=password)
+    assert client.get("/admin/").status_code == 200
