@@ -227,7 +227,6 @@ class ContentAdmin(VersionAdmin):
         return initial
 
     class Media:
-        css = {"all": ["cms/admin.css"]}
         js = ["cms/reorder.js"]
 
 
@@ -260,7 +259,7 @@ class PropositionInline(admin.TabularInline):
 @admin.register(Question)
 class QuestionAdmin(ContentAdmin):
     list_display = ["short_text", "kind", "difficulty", "step", "theme", "status_badge",
-                    "problems_count", "on_card", "updated_at"]
+                    "problems_count", "on_card"]
     list_display_links = ["short_text"]
     list_filter = [GameFilter, "kind", "difficulty", "status", ProblemsFilter, "step", "theme"]
     search_fields = ["text", "theme", "answer", "ref", "propositions__text"]
@@ -278,6 +277,18 @@ class QuestionAdmin(ContentAdmin):
     @staticmethod
     def kinds_of(game):
         return game.kinds
+
+    def _without_ladder(self, request) -> bool:
+        game = GAMES.get(request.GET.get("game", ""))
+        return game is not None and not game.ladder
+
+    def get_list_display(self, request):
+        columns = super().get_list_display(request)
+        return [c for c in columns if c != "step"] if self._without_ladder(request) else columns
+
+    def get_list_filter(self, request):
+        filters = super().get_list_filter(request)
+        return [f for f in filters if f != "step"] if self._without_ladder(request) else filters
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("slots__card")

@@ -6,16 +6,33 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from .games import GAMES
+from .validation import euros, validate_game
+
+
+def describe_value(value) -> str:
+    """Return a scoring constant as an editor reads it: 10 000, « 50:50 », DUO (1 pt)…"""
+    if isinstance(value, bool):
+        return _("oui") if value else _("non")
+    if isinstance(value, int):
+        return number_format(value, force_grouping=True)
+    if isinstance(value, dict):
+        return " · ".join(f"{describe_value(k)} : {describe_value(v)}"
+                          for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return ", ".join(describe_value(v) for v in value)
+    if hasattr(value, "points"):
+        return ngettext("%(label)s (%(n)s pt)", "%(label)s (%(n)s pts)", value.points) % {
+            "label": value.label, "n": value.points}
+    return str(value)
 
 
 def reports_for(request, slug: str):
     """Return the validation report of a game, computed once per request."""
-    from .validation import validate_game
-
     cache = request.__dict__.setdefault("_plateau_reports", {})
     if slug not in cache:
         cache[slug] = validate_game(slug)
@@ -101,8 +118,11 @@ class PlateauAdminSite(admin.AdminSite):
     def game_view(self, request, slug):
         """Show a game's rules as the registry declares them."""
         game = self._game(slug)
+        ladder = [(step, euros(step.amount), euros(game.fallback_amount(step.number)))
+                  for step in game.ladder]
+        scoring = [(key, describe_value(value)) for key, value in game.scoring.items()]
         context = {**self.each_context(request), "game": game, "title": game.name,
-                   "ladder": [(s, game.fallback_amount(s.number)) for s in game.ladder]}
+                   "ladder": ladder, "scoring": scoring}
         return TemplateResponse(request, "admin/cms/game.html", context)
 
     def problems_view(self, request, slug):
