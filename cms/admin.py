@@ -233,18 +233,24 @@ class ContentAdmin(VersionAdmin):
 # --- questions ----------------------------------------------------------------------------
 
 
-class PropositionInline(admin.TabularInline):
-    model = Proposition
-    fields = ["move", "text", "is_right", "is_hidden", "position"]
-    readonly_fields = ["move"]
+class SortableInline(admin.TabularInline):
+    """Rows an editor orders with ▲/▼ buttons (cms/reorder.js fills the hidden positions)."""
+
     classes = ["plateau-sortable"]
-    verbose_name_plural = gettext_lazy("propositions (dans l’ordre A, B, C, D…)")
+    readonly_fields = ["move"]
+    parent_field = ""  # the foreign key to the object being edited
+    extra_when_unknown = 1  # blank rows on an add page that does not name the kind
+
+    def wanted_rows(self, kind) -> int:
+        """Return how many rows a full object of this content kind has."""
+        raise NotImplementedError
 
     def get_extra(self, request, obj=None, **kwargs):
         if obj is None:
             kind = KINDS.get(request.GET.get("kind", ""))
-            return kind[1].propositions if kind else 4
-        return max(0, obj.spec.propositions - obj.propositions.count())
+            return self.wanted_rows(kind[1]) if kind else self.extra_when_unknown
+        existing = self.model.objects.filter(**{self.parent_field: obj}).count()
+        return max(0, self.wanted_rows(obj.spec) - existing)
 
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name == "position":
@@ -254,6 +260,17 @@ class PropositionInline(admin.TabularInline):
     @admin.display(description="")
     def move(self, obj):
         return ""
+
+
+class PropositionInline(SortableInline):
+    model = Proposition
+    parent_field = "question"
+    fields = ["move", "text", "is_right", "is_hidden", "position"]
+    extra_when_unknown = 4
+    verbose_name_plural = gettext_lazy("propositions (dans l’ordre A, B, C, D…)")
+
+    def wanted_rows(self, kind) -> int:
+        return kind.propositions
 
 
 @admin.register(Question)
@@ -318,30 +335,18 @@ class QuestionAdmin(ContentAdmin):
 # --- cards --------------------------------------------------------------------------------
 
 
-class CardQuestionInline(admin.TabularInline):
+class CardQuestionInline(SortableInline):
     model = CardQuestion
+    parent_field = "card"
     fields = ["move", "question", "difficulty", "question_status", "position"]
     readonly_fields = ["move", "difficulty", "question_status"]
     autocomplete_fields = ["question"]
-    classes = ["plateau-sortable"]
-    extra = 0
+    extra_when_unknown = 1
     verbose_name = gettext_lazy("question")
     verbose_name_plural = gettext_lazy("questions de la carte, dans l’ordre")
 
-    def get_extra(self, request, obj=None, **kwargs):
-        if obj is None:
-            kind = KINDS.get(request.GET.get("kind", ""))
-            return kind[1].questions_per_card if kind else 1
-        return max(0, obj.spec.questions_per_card - obj.slots.count())
-
-    def formfield_for_dbfield(self, db_field, request, **kwargs):
-        if db_field.name == "position":
-            kwargs["widget"] = forms.HiddenInput
-        return super().formfield_for_dbfield(db_field, request, **kwargs)
-
-    @admin.display(description="")
-    def move(self, obj):
-        return ""
+    def wanted_rows(self, kind) -> int:
+        return kind.questions_per_card
 
     @admin.display(description=gettext_lazy("difficulté"))
     def difficulty(self, obj):

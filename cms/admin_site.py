@@ -14,17 +14,20 @@ from .games import GAMES
 from .validation import euros, validate_game
 
 
-def describe_value(value) -> str:
+def describe_value(value, labels=None) -> str:
     """Return a scoring constant as an editor reads it: 10 000, « 50:50 », DUO (1 pt)…"""
+    labels = labels or {}
+    if isinstance(value, str) and value in labels:
+        return str(labels[value])
     if isinstance(value, bool):
         return _("oui") if value else _("non")
     if isinstance(value, int):
         return number_format(value, force_grouping=True)
     if isinstance(value, dict):
-        return " · ".join(f"{describe_value(k)} : {describe_value(v)}"
+        return " · ".join(f"{describe_value(k, labels)} : {describe_value(v, labels)}"
                           for k, v in value.items())
     if isinstance(value, tuple | list):
-        return ", ".join(describe_value(v) for v in value)
+        return ", ".join(describe_value(v, labels) for v in value)
     if hasattr(value, "points"):
         return ngettext("%(label)s (%(n)s pt)", "%(label)s (%(n)s pts)", value.points) % {
             "label": value.label, "n": value.points}
@@ -120,7 +123,7 @@ class PlateauAdminSite(admin.AdminSite):
         game = self._game(slug)
         ladder = [(step, euros(step.amount), euros(game.fallback_amount(step.number)))
                   for step in game.ladder]
-        scoring = [(key, describe_value(value)) for key, value in game.scoring.items()]
+        scoring = [(key, describe_value(value, game.labels)) for key, value in game.scoring.items()]
         context = {**self.each_context(request), "game": game, "title": game.name,
                    "ladder": ladder, "scoring": scoring}
         return TemplateResponse(request, "admin/cms/game.html", context)

@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .spec import (
     ORDER_STRICTLY_INCREASING,
+    PALETTE,
     UNIT_FICHE,
     ContentKind,
     GameSpec,
@@ -11,16 +12,8 @@ from .spec import (
 )
 
 # Duel pairs share a colour; the name is stored, the hex is what printing uses.
-DUEL_COLOURS = {
-    "rouge": "#d62828",
-    "bleu": "#1d4e89",
-    "vert": "#2a9d3f",
-    "jaune": "#f2c200",
-    "violet": "#6a3d9a",
-    "orange": "#f77f00",
-    "rose": "#e5579a",
-    "turquoise": "#1a9e9e",
-}
+DUEL_COLOURS = {name: PALETTE[name] for name in (
+    "rouge", "bleu", "vert", "jaune", "violet", "orange", "rose", "turquoise")}
 
 SPEC = GameSpec(
     slug="douze-coups",

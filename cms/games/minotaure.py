@@ -2,20 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from .spec import GameSpec, Players
+from .spec import PALETTE, GameSpec, Players
 
-COLOURS = {
-    "rouge": "#d62828",
-    "orange": "#f77f00",
-    "jaune": "#f2c200",
-    "vert": "#2a9d3f",
-    "turquoise": "#1a9e9e",
-    "bleu": "#1d4e89",
-    "violet": "#6a3d9a",
-    "rose": "#e5579a",
-    "marron": "#7b4a2a",
-    "blanc": "#f4f1ea",
-}
+COLOURS = dict(PALETTE)  # ten prisoner marbles, one per colour
 
 SPEC = GameSpec(
     slug="minotaure",

@@ -21,6 +21,20 @@ UNITS = (UNIT_CARD, UNIT_FICHE, UNIT_QUESTION)
 DIFFICULTY_MIN = 1
 DIFFICULTY_MAX = 5
 
+# The colours games print with, by French name.
+PALETTE = {
+    "rouge": "#d62828",
+    "orange": "#f77f00",
+    "jaune": "#f2c200",
+    "vert": "#2a9d3f",
+    "turquoise": "#1a9e9e",
+    "bleu": "#1d4e89",
+    "violet": "#6a3d9a",
+    "rose": "#e5579a",
+    "marron": "#7b4a2a",
+    "blanc": "#f4f1ea",
+}
+
 
 class SpecError(ValueError):
     """Raised when a game spec describes something impossible."""
@@ -129,6 +143,7 @@ class GameSpec:
     kinds: tuple[ContentKind, ...] = ()
     ladder: tuple[LadderStep, ...] = ()
     scoring: dict = field(default_factory=dict)
+    labels: dict = field(default_factory=dict)  # French words for identifiers in `scoring`
     summary: str = ""
 
     def __post_init__(self):

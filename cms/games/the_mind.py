@@ -20,5 +20,6 @@ SPEC = GameSpec(
         "life_cards": 5,
         "shuriken_cards": 3,
     },
+    labels={"shuriken": _("shuriken"), "life": _("vie")},
     summary=_("Poser les cartes de 1 à 100 dans l’ordre, sans se parler."),
 )

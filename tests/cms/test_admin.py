@@ -58,14 +58,16 @@ def test_each_content_game_section_links_to_its_questions_cards_and_problems(rev
 
 
 @pytest.mark.parametrize(("slug", "numbers"), [
-    ("millionnaire", ["<td>15 ★</td><td>1000000 €</td>", "<td>1</td><td>200 €</td>",
-                      "<td>5 ★</td><td>1500 €</td>"]),
+    ("millionnaire", ["<td>15 ★</td><td>1000000\u00a0€</td>", "<td>1</td><td>200\u00a0€</td>",
+                      "<td>5 ★</td><td>1500\u00a0€</td>"]),
     ("douze-coups", ["<code>start_money</code></dt><dd>10000</dd>",
                      "<code>coup_de_maitre_gain</code></dt><dd>3000</dd>"]),
-    ("prendre-sa-place", ["<code>super_cash_pool</code></dt><dd>(9, 10, 11, 12, 13, 14)</dd>",
-                          "<code>compet_starts</code></dt><dd>(-1, -2, -3)</dd>"]),
-    ("the-mind", ["<code>cards</code></dt><dd>(1, 100)</dd>",
-                  "<code>levels_by_players</code></dt><dd>{2: 12, 3: 10, 4: 8}</dd>"]),
+    ("prendre-sa-place", ["<code>super_cash_pool</code></dt><dd>9, 10, 11, 12, 13, 14</dd>",
+                          "<code>compet_starts</code></dt><dd>-1, -2, -3</dd>",
+                          "DUO (1 pt) · carre\u00a0: CARRÉ (3 pts) · cash\u00a0: CASH (5 pts)"]),
+    ("the-mind", ["<code>cards</code></dt><dd>1, 100</dd>",
+                  "<dd>2\u00a0: 12 · 3\u00a0: 10 · 4\u00a0: 8</dd>",
+                  "2\u00a0: shuriken · 3\u00a0: vie · 5\u00a0: shuriken"]),
     ("minotaure", ["3 à 10", "<code>prisoners</code></dt><dd>10</dd>"]),
 ])
 def test_the_rules_page_of_each_game_shows_its_numbers(reviewer_client, slug, numbers):
