@@ -318,6 +318,23 @@ class QuestionAdmin(ContentAdmin):
             queryset = queryset.filter(slots__isnull=True)
         return queryset, may_have_duplicates
 
+    def delete_queryset(self, request, queryset):
+        cards = list(Card.objects.filter(slots__question__in=queryset).distinct())
+        super().delete_queryset(request, queryset)
+        self._settle_cards(request, cards)
+
+    def delete_model(self, request, obj):
+        cards = list(Card.objects.filter(slots__question=obj))
+        super().delete_model(request, obj)
+        self._settle_cards(request, cards)
+
+    def _settle_cards(self, request, cards):
+        """A card that lost a question must not stay published with a hole in it."""
+        for card in cards:
+            note = after_edit(obj=card, user=request.user, changed=True)
+            if note:
+                messages.warning(request, f"{card} : {note}")
+
     @admin.display(description=gettext_lazy("question"), ordering="text")
     def short_text(self, obj):
         return str(obj)

@@ -83,31 +83,46 @@ def _errors_against(moved, before, after) -> list[Problem]:
 
 
 def after_edit(*, obj: Question | Card, user, changed: bool) -> str | None:
-    """Keep the status honest after an editor saved: return a note for them, if any.
+    """Keep statuses honest after an editor saved: return a note for them, if any.
 
     Content with an error falls back to draft (the edit is kept, never lost); published
-    content changed by someone who may not publish goes back to review.
+    content changed by someone who may not publish goes back to review. A question's
+    cards follow the same rules, since what they print has changed with it.
     """
-    if obj.status == Status.DRAFT:
+    items = [obj]
+    if isinstance(obj, Question):
+        items += [slot.card for slot in obj.slots.select_related("card")]
+    if all(item.status == Status.DRAFT for item in items):
         return None
-    errors = [p for p in validate_game(obj.game.slug).about(obj) if p.is_error]
-    target = None
+    report = validate_game(obj.game.slug)
+    notes = []
+    for item in items:
+        target, note = _settled_status(item, report, user, changed)
+        if target is None:
+            continue
+        with reversion.create_revision():
+            reversion.set_user(user)
+            reversion.set_comment(note)
+            item.status = target
+            item.save(update_fields=["status", "updated_at"])
+        notes.append(note if item is obj else
+                     _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note})
+    return " ".join(notes) or None
+
+
+def _settled_status(item, report, user, changed) -> tuple[str | None, str]:
+    """Return the status an edited item must fall back to (None: it keeps its own), and why."""
+    if item.status == Status.DRAFT:
+        return None, ""
+    errors = [p for p in report.about(item) if p.is_error]
     if errors:
-        target = Status.DRAFT
-        note = _("Enregistré en brouillon : %(n)s erreur(s) à corriger avant relecture ou "
-                 "publication.") % {"n": len(errors)}
-    elif (changed and obj.status == Status.PUBLISHED
-          and not can_set_status(user, type(obj), Status.PUBLISHED)):
-        target = Status.REVIEW
-        note = _("Modifié après publication : renvoyé en relecture.")
-    if target is None:
-        return None
-    with reversion.create_revision():
-        reversion.set_user(user)
-        reversion.set_comment(note)
-        obj.status = target
-        obj.save(update_fields=["status", "updated_at"])
-    return note
+        return Status.DRAFT, _(
+            "Enregistré en brouillon : %(n)s erreur(s) à corriger avant relecture ou "
+            "publication.") % {"n": len(errors)}
+    if (changed and item.status == Status.PUBLISHED
+            and not can_set_status(user, type(item), Status.PUBLISHED)):
+        return Status.REVIEW, _("Modifié après publication : renvoyé en relecture.")
+    return None, ""
 
 
 def card_compose(*, card: Card, questions: Sequence[Question], user=None) -> Card:

@@ -246,3 +246,17 @@ def test_reordering_the_slots_fixes_a_coup_de_maitre_card(editor_client):
     card.refresh_from_db()
     assert [slot.question.difficulty for slot in card.ordered_slots()] == [1, 2, 3, 4, 5]
     assert problems_of(card, "difficulty_order") == []
+
+
+def test_deleting_a_question_of_a_published_card_takes_the_card_back_to_draft(editor_client):
+    card = make_card("coup-fatal", status=Status.PUBLISHED)
+    question = card.ordered_slots()[0].question
+
+    response = editor_client.post(reverse("admin:cms_question_delete", args=[question.pk]),
+                                  {"post": "yes"})
+
+    assert response.status_code == 302
+    assert not Question.objects.filter(pk=question.pk).exists()
+    card.refresh_from_db()
+    assert card.status == Status.DRAFT
+    assert "question_count" in {p.code for p in problems_of(card)}

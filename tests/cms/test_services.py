@@ -306,3 +306,29 @@ def test_card_compose_replaces_what_the_card_held(editor):
     card.refresh_from_db()
     assert [slot.question for slot in card.ordered_slots()] == new
     assert not any(q.slots.exists() for q in old)
+
+
+def test_a_question_edited_into_an_error_takes_its_published_card_back_to_draft(reviewer):
+    card = make_card("coup-de-maitre", status=Status.PUBLISHED)
+    question = card.ordered_slots()[2].question
+    question.difficulty = 1  # now easier than question 2
+    question.save()
+
+    note = after_edit(obj=question, user=reviewer, changed=True)
+
+    assert note
+    card.refresh_from_db()
+    assert card.status == Status.DRAFT
+
+
+def test_a_question_edited_by_an_editor_sends_its_published_card_back_to_review(editor):
+    card = make_card("coup-d-envoi", status=Status.PUBLISHED)
+    question = card.ordered_slots()[0].question
+    question.text = "Quelle est la couleur du cheval blanc d’Henri IV ?"
+    question.save()
+
+    after_edit(obj=question, user=editor, changed=True)
+
+    card.refresh_from_db()
+    question.refresh_from_db()
+    assert (card.status, question.status) == (Status.REVIEW, Status.REVIEW)
