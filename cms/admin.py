@@ -281,10 +281,12 @@ class QuestionAdmin(ContentAdmin):
     list_filter = [GameFilter, "kind", "difficulty", "status", ProblemsFilter, "step", "theme"]
     search_fields = ["text", "theme", "answer", "ref", "propositions__text"]
     inlines = [PropositionInline]
-    readonly_fields = ["status_badge", "created_by", "created_at", "updated_by", "updated_at"]
+    readonly_fields = ["status_badge", "image_preview", "created_by", "created_at",
+                       "updated_by", "updated_at"]
     fieldsets = [
         (None, {"fields": ["status_badge", "kind", "text", "difficulty", "theme", "step"]}),
-        (gettext_lazy("Réponse libre et image"), {"fields": ["answer", "variants", "image"]}),
+        (gettext_lazy("Réponse libre et image"), {"fields": ["answer", "variants", "image",
+                                                              "image_preview"]}),
         (gettext_lazy("Pour en savoir plus"), {"fields": ["anecdote", "source"]}),
         (gettext_lazy("Suivi"), {"classes": ["collapse"],
                                  "fields": ["ref", "created_by", "created_at", "updated_by",
@@ -317,6 +319,12 @@ class QuestionAdmin(ContentAdmin):
             # Picking a question for a card: offer only those on no card yet.
             queryset = queryset.filter(slots__isnull=True)
         return queryset, may_have_duplicates
+
+    @admin.display(description=gettext_lazy("aperçu"))
+    def image_preview(self, obj):
+        if not obj.image:
+            return "—"
+        return format_html('<img src="{}" alt="" class="plateau-preview">', obj.image.url)
 
     def delete_queryset(self, request, queryset):
         cards = list(Card.objects.filter(slots__question__in=queryset).distinct())

@@ -170,3 +170,41 @@ def test_full_clean_refuses_a_saved_question_whose_image_file_is_missing():
     question = etoile("questions/disparue.png")
     question.save()
     assert image_codes(Question.objects.get(pk=question.pk)) == ["image_invalid"]
+
+
+def _etoile_form(client, image) -> dict:
+    from tests.admin_forms import form_data
+
+    data = form_data(client.get("/admin/cms/question/add/?kind=etoile-mysterieuse"),
+                     kind="etoile-mysterieuse", text="Qui se cache derrière l’étoile ?",
+                     difficulty="3", answer="Marianne")
+    data["image"] = image
+    data["_continue"] = "1"
+    return data
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_gif_upload_and_creates_nothing(editor_client):
+    gif = upload(image_bytes("GIF"), name="etoile.gif", content_type="image/gif")
+
+    response = editor_client.post("/admin/cms/question/add/?kind=etoile-mysterieuse",
+                                  _etoile_form(editor_client, gif))
+
+    assert response.status_code == 200
+    assert "image_format" in {e.code for e in response.context["adminform"].form.errors.as_data()
+                              ["image"]}
+    assert not Question.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_admin_stores_a_png_upload(editor_client):
+    png = upload(image_bytes("PNG"), name="etoile.png")
+
+    response = editor_client.post("/admin/cms/question/add/?kind=etoile-mysterieuse",
+                                  _etoile_form(editor_client, png))
+
+    assert response.status_code == 302
+    question = Question.objects.get()
+    assert question.image.name.endswith(".png")
+    with question.image.open("rb") as stored:
+        assert Image.open(stored).format == "PNG"
