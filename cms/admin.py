@@ -16,6 +16,7 @@ from reversion.admin import VersionAdmin
 
 from .admin_site import reports_for
 from .games import GAMES, KINDS, content_games
+from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .services import StatusRefused, after_edit, can_set_status, duel_pair, set_status
 
@@ -63,6 +64,31 @@ class ProblemsFilter(admin.SimpleListFilter):
 
 # The request a change list is being rendered for: list columns only receive the object.
 _listing_request = contextvars.ContextVar("plateau_listing_request", default=None)
+
+
+def describe_kind(kind) -> str:
+    """Return, in a line, how content of this kind is composed."""
+    parts = []
+    if kind.is_card:
+        parts.append(ngettext("%(n)s question par carte", "%(n)s questions par carte",
+                              kind.questions_per_card) % {"n": kind.questions_per_card})
+    if kind.propositions:
+        parts.append(_("%(n)s propositions par question, dont %(right)s bonne(s) et "
+                       "%(hidden)s cachée(s)") % {"n": kind.propositions, "right": kind.right,
+                                                  "hidden": kind.hidden})
+    if kind.free_answer:
+        parts.append(_("une réponse libre"))
+    if kind.needs_image:
+        parts.append(_("une image"))
+    if kind.ladder:
+        parts.append(_("un palier de 1 à 15"))
+    if kind.difficulty_order == ORDER_STRICTLY_INCREASING:
+        parts.append(_("difficulté strictement croissante"))
+    elif kind.difficulty_order == ORDER_BY_SLOT_FORMAT:
+        parts.append(_("DUO, puis CARRÉ, puis CASH, de plus en plus difficiles"))
+    if kind.paired:
+        parts.append(_("par paires de même titre et même couleur"))
+    return f"{kind.label} : " + " · ".join(parts) + "."
 
 
 def problems_html(problems) -> str:
@@ -209,6 +235,9 @@ class ContentAdmin(VersionAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="",
                            obj=None):
         context.update({
+            "kind_shapes": {slug: {"rows": self.rows_of(kind), "summary": describe_kind(kind)}
+                            for slug, (_game, kind) in KINDS.items()},
+            "rows_group": self.rows_group,
             "problems": problems_html(self.problems_of(request, obj)) if obj else "",
             "can_submit": self.has_submit_permission(request) and self.has_change_permission(
                 request, obj),
@@ -227,7 +256,7 @@ class ContentAdmin(VersionAdmin):
         return initial
 
     class Media:
-        js = ["cms/reorder.js"]
+        js = ["cms/reorder.js", "cms/kind.js"]
 
 
 # --- questions ----------------------------------------------------------------------------
@@ -293,9 +322,15 @@ class QuestionAdmin(ContentAdmin):
                                             "updated_at"]}),
     ]
 
+    rows_group = "propositions-group"
+
     @staticmethod
     def kinds_of(game):
         return game.kinds
+
+    @staticmethod
+    def rows_of(kind) -> int:
+        return kind.propositions
 
     def _without_ladder(self, request) -> bool:
         game = GAMES.get(request.GET.get("game", ""))
@@ -401,9 +436,15 @@ class CardAdmin(ContentAdmin):
                                             "updated_at"]}),
     ]
 
+    rows_group = "slots-group"
+
     @staticmethod
     def kinds_of(game):
         return game.card_kinds
+
+    @staticmethod
+    def rows_of(kind) -> int:
+        return kind.questions_per_card
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)

@@ -63,8 +63,9 @@ def test_an_editor_fixes_a_card_whose_difficulty_goes_down_and_a_reviewer_publis
     page.get_by_role("link", name=re.compile("Ajouter carte", re.I)).click()
     page.select_option("#id_kind", "coup-de-maitre")
     page.fill("#id_title", "Culture scientifique")
-    while slot_rows(page).count() < 5:
-        page.locator("#slots-group .add-row a").click()
+    # The page says how a coup de maître is composed and offers its five rows.
+    expect(page.locator(".plateau-kind-hint")).to_contain_text("strictement croissante")
+    expect(slot_rows(page)).to_have_count(5)
     order = [TEXTS[1], TEXTS[2], TEXTS[4], TEXTS[3], NEW_TEXT]
     for i, text in enumerate(order):
         pick_question(page, slot_rows(page).nth(i), text)
