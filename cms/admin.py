@@ -14,11 +14,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from reversion.admin import VersionAdmin
 
-from .admin_site import reports_for
+from .admin_site import forget_reports, reports_for
 from .games import GAMES, KINDS, content_games
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Proposition, Question, Status
-from .services import StatusRefused, after_edit, can_set_status, duel_pair, set_status
+from .services import (
+    StatusRefused,
+    after_edit,
+    can_set_status,
+    duel_pair,
+    set_status,
+    set_status_many,
+)
 
 # --- filters ------------------------------------------------------------------------------
 
@@ -172,11 +179,11 @@ class ContentAdmin(VersionAdmin):
 
     def _after_save(self, request, obj, default_response):
         """Apply a status button, then stay on the page while the content has errors."""
-        request.__dict__.pop("_plateau_reports", None)
+        forget_reports(request)
         for button, status in (("_submit_review", Status.REVIEW), ("_publish", Status.PUBLISHED)):
             if button in request.POST:
                 self._move(request, obj, status)
-        request.__dict__.pop("_plateau_reports", None)
+        forget_reports(request)
         problems = self.problems_of(request, obj)
         errors = [p for p in problems if p.is_error]
         if errors:
@@ -205,15 +212,27 @@ class ContentAdmin(VersionAdmin):
             messages.error(request, _("Vous n’avez pas le droit de faire cela."))
             return False
         except StatusRefused as refusal:
-            messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
-                "obj": obj, "status": obj.get_status_display(),
-                "why": " · ".join(p.message for p in refusal.problems)})
+            self._refusal_message(request, obj, refusal.problems)
             return False
-        request.__dict__.pop("_plateau_reports", None)
+        forget_reports(request)
         return True
 
+    @staticmethod
+    def _refusal_message(request, obj, problems):
+        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
+            "obj": obj, "status": obj.get_status_display(),
+            "why": " · ".join(p.message for p in problems)})
+
     def _bulk_move(self, request, queryset, status):
-        moved = sum(self._move(request, obj, status) for obj in queryset)
+        objects = list(queryset)
+        try:
+            _moved, refused = set_status_many(objects=objects, status=status, user=request.user)
+        except PermissionDenied:
+            messages.error(request, _("Vous n’avez pas le droit de faire cela."))
+            return
+        for obj, problems in refused.items():
+            self._refusal_message(request, obj, problems)
+        moved = len(objects) - len(refused)
         if moved:
             messages.success(request, ngettext(
                 "%(n)s élément passé à « %(status)s ».",

@@ -42,6 +42,11 @@ def reports_for(request, slug: str):
     return cache[slug]
 
 
+def forget_reports(request) -> None:
+    """Drop the reports computed for this request: the content has just changed."""
+    request.__dict__.pop("_plateau_reports", None)
+
+
 class QuestionAwareAutocomplete(AutocompleteJsonView):
     """Label questions with their kind and difficulty when an editor picks one for a card."""
 

@@ -43,39 +43,95 @@ def set_status(*, obj: Question | Card, status: str, user) -> list[Question | Ca
     Returns what changed. Raises PermissionDenied, or StatusRefused with the problems
     when anything moved up to review or published would carry an error.
     """
-    if not can_set_status(user, type(obj), status):
+    moved, refused = set_status_many(objects=[obj], status=status, user=user)
+    if refused:
+        raise StatusRefused(refused[obj])
+    return moved
+
+
+def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
+    """Move many questions or cards to a status, each with what moves along with it.
+
+    Returns (what changed, {object refused: its problems}). Content is validated once per
+    game, not once per object: what already has an error is refused up front, the rest
+    moves together, and only when moving together breaks a rule of the whole game (the
+    ladder) are they moved one at a time to find which ones cannot go.
+    """
+    objects = list(objects)
+    if any(not can_set_status(user, type(obj), status) for obj in objects):
         raise PermissionDenied
-    with transaction.atomic(), reversion.create_revision():
+    moved: list[Question | Card] = []
+    refused: dict[Question | Card, list[Problem]] = {}
+    if status == Status.DRAFT:
+        with transaction.atomic():
+            return _move(objects, status, user), refused
+    by_game: dict[str, list] = {}
+    for obj in objects:
+        by_game.setdefault(obj.game.slug, []).append(obj)
+    for slug, group in by_game.items():
+        before = validate_game(slug)
+        ready = []
+        for obj in group:
+            errors = [p for item in _moving_with(obj, status) for p in before.about(item)
+                      if p.is_error]
+            if errors:
+                refused[obj] = _unique(errors)
+            else:
+                ready.append(obj)
+        try:
+            moved += _move_checked(ready, status, user, before)
+        except StatusRefused:
+            for obj in ready:
+                try:
+                    moved += _move_checked([obj], status, user, before)
+                except StatusRefused as refusal:
+                    refused[obj] = refusal.problems
+                else:
+                    before = validate_game(slug)
+    return moved, refused
+
+
+def _moving_with(obj, status) -> list[Question | Card]:
+    """Return obj and what moves up with it: a duel twin, and the questions of the cards."""
+    items = [obj]
+    if isinstance(obj, Card) and status != Status.DRAFT:
+        if obj.spec.paired and obj.pair is not None and obj.pair.status != status:
+            items.append(obj.pair)
+        items += [slot.question for card in list(items) for slot in card.ordered_slots()
+                  if STATUS_RANK[slot.question.status] < STATUS_RANK[status]]
+    return items
+
+
+def _move(objects, status, user) -> list[Question | Card]:
+    items = [item for obj in objects for item in _moving_with(obj, status)]
+    with reversion.create_revision():
         reversion.set_user(user)
         reversion.set_comment(_("Statut : %(status)s") % {"status": Status(status).label})
-        before = validate_game(obj.game.slug) if status != Status.DRAFT else None
-        moved = [obj]
-        if isinstance(obj, Card) and status != Status.DRAFT:
-            # A duel pair moves as one, and a card carries its questions up with it.
-            if obj.spec.paired and obj.pair is not None and obj.pair.status != status:
-                moved.append(obj.pair)
-            moved += [slot.question for card in moved for slot in card.ordered_slots()
-                      if STATUS_RANK[slot.question.status] < STATUS_RANK[status]]
-        for item in moved:
+        for item in items:
             item.status = status
             item.updated_by = user
             item.full_clean()
             item.save()
-        if before is not None:
-            refused = _errors_against(moved, before, validate_game(obj.game.slug))
-            if refused:
-                # Leaving the block with an exception rolls the whole move back.
-                raise StatusRefused(refused)
-    return moved
+    return items
 
 
-def _errors_against(moved, before, after) -> list[Problem]:
-    """Return the errors that stop a move: on what moved, or new ones about the game."""
-    problems = []
-    for item in moved:
-        problems += [p for p in after.about(item) if p.is_error]
-    old = {p.message for p in before.game_wide() if p.is_error}
-    problems += [p for p in after.game_wide() if p.is_error and p.message not in old]
+def _move_checked(objects, status, user, before) -> list[Question | Card]:
+    """Move objects in one transaction; undo it all when the game now breaks a rule."""
+    if not objects:
+        return []
+    with transaction.atomic():
+        items = _move(objects, status, user)
+        after = validate_game(objects[0].game.slug)
+        problems = [p for item in items for p in after.about(item) if p.is_error]
+        old = {p.message for p in before.game_wide() if p.is_error}
+        problems += [p for p in after.game_wide() if p.is_error and p.message not in old]
+        if problems:
+            # Leaving the block with an exception rolls the whole move back.
+            raise StatusRefused(_unique(problems))
+    return items
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
     unique = {}
     for p in problems:
         unique.setdefault((p.target_key, p.message), p)

@@ -4,8 +4,15 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from reversion.models import Revision, Version
 
-from cms.models import Card, Status
-from cms.services import StatusRefused, after_edit, card_compose, duel_pair, set_status
+from cms.models import Card, Question, Status
+from cms.services import (
+    StatusRefused,
+    after_edit,
+    card_compose,
+    duel_pair,
+    set_status,
+    set_status_many,
+)
 from tests.builders import make_card, make_duel_pair, make_question
 
 
@@ -332,3 +339,60 @@ def test_a_question_edited_by_an_editor_sends_its_published_card_back_to_review(
     card.refresh_from_db()
     question.refresh_from_db()
     assert (card.status, question.status) == (Status.REVIEW, Status.REVIEW)
+
+
+# --- set_status_many --------------------------------------------------------------------------
+
+
+def test_bulk_publishing_publishes_the_valid_and_refuses_the_broken_naming_why(reviewer):
+    good = [make_question("echelle", step=n, difficulty=2) for n in (4, 5)]
+    broken = make_question("echelle", step=6, propositions=[("Seule", True, False)])
+
+    moved, refused = set_status_many(objects=[*good, broken], status=Status.PUBLISHED,
+                                     user=reviewer)
+
+    assert set(moved) == set(good)
+    assert {p.code for p in refused[broken]} == {"proposition_count"}
+    statuses = dict(Question.objects.values_list("pk", "status"))
+    assert statuses == {good[0].pk: Status.PUBLISHED, good[1].pk: Status.PUBLISHED,
+                        broken.pk: Status.DRAFT}
+
+
+def test_bulk_publishing_finds_the_one_question_that_would_bend_the_ladder(reviewer):
+    for step in (4, 6):
+        make_question("echelle", step=step, difficulty=2, status=Status.PUBLISHED)
+    too_easy = make_question("echelle", step=5, difficulty=1)
+    fine = make_question("echelle", step=8, difficulty=3)
+
+    moved, refused = set_status_many(objects=[too_easy, fine], status=Status.PUBLISHED,
+                                     user=reviewer)
+
+    assert moved == [fine]
+    assert {p.code for p in refused[too_easy]} == {"ladder_difficulty_down"}
+    too_easy.refresh_from_db()
+    assert too_easy.status == Status.DRAFT
+
+
+def test_bulk_publishing_validates_a_game_twice_not_twice_per_object(reviewer, monkeypatch):
+    import cms.services
+
+    questions = [make_question("echelle", step=n, difficulty=2) for n in range(2, 6)]
+    calls = []
+    real = cms.services.validate_game
+    monkeypatch.setattr(cms.services, "validate_game",
+                        lambda slug: calls.append(slug) or real(slug))
+
+    moved, refused = set_status_many(objects=questions, status=Status.PUBLISHED, user=reviewer)
+
+    assert (len(moved), refused) == (4, {})
+    assert calls == ["millionnaire", "millionnaire"]
+
+
+def test_bulk_back_to_draft_moves_everything_without_checks(editor):
+    questions = [make_question("echelle", step=1, status=Status.REVIEW,
+                               propositions=[("Seule", True, False)]) for _ in range(2)]
+
+    moved, refused = set_status_many(objects=questions, status=Status.DRAFT, user=editor)
+
+    assert (len(moved), refused) == (2, {})
+    assert set(Question.objects.values_list("status", flat=True)) == {Status.DRAFT}
