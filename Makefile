@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test test-postgres lint unit browser system-deps bench clean
+.PHONY: run test test-postgres lint unit browser system-deps messages bench clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ system-deps:
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 
-unit: $(INSTALLED)
+unit: $(INSTALLED) system-deps
 	$(BIN)/pytest -m "not browser"
 
 # Browser tests drive Debian's Chromium against live_server, in their own pytest run.
@@ -35,9 +35,15 @@ browser: $(INSTALLED) system-deps
 test: lint unit browser
 
 # The same unit tests against a real PostgreSQL (CI starts one with .ci/postgres).
-test-postgres: $(INSTALLED)
+test-postgres: $(INSTALLED) system-deps
 	@test -n "$(DATABASE_URL)" || { echo "DATABASE_URL=postgres://… is required" >&2; exit 2; }
 	DATABASE_URL="$(DATABASE_URL)" $(BIN)/pytest -m "not browser"
+
+# After changing UI strings: extract them, translate locale/en, then compile.
+messages: $(INSTALLED)
+	$(BIN)/python manage.py makemessages -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=fixtures --ignore=var
+	$(BIN)/python manage.py makemessages -d djangojs -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=fixtures --ignore=var
+	$(BIN)/python manage.py compilemessages -l en --ignore=.venv
 
 bench: $(INSTALLED)
 	@for script in bench/*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done

@@ -95,7 +95,7 @@ def describe_kind(kind) -> str:
         parts.append(_("DUO, puis CARRÉ, puis CASH, de plus en plus difficiles"))
     if kind.paired:
         parts.append(_("par paires de même titre et même couleur"))
-    return f"{kind.label} : " + " · ".join(parts) + "."
+    return _("%(kind)s : %(parts)s.") % {"kind": kind.label, "parts": " · ".join(parts)}
 
 
 def problems_html(problems) -> str:
