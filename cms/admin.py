@@ -119,6 +119,7 @@ class ContentAdmin(VersionAdmin):
     actions = ["send_to_review", "publish", "back_to_draft"]
     list_per_page = 50
     save_on_top = True
+    history_latest_first = True
 
     # Permissions the actions and buttons need.
     def has_submit_permission(self, request, obj=None):

@@ -1,11 +1,14 @@
 """A real Chromium (Debian's) driven by Playwright against Django's live server."""
 
 import os
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = os.environ.get("PLATEAU_CHROMIUM", "/usr/bin/chromium")
+# live_server needs committed data; keep the groups the migrations created between tests.
+LIVE_DATABASE = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -33,3 +36,10 @@ def log_in(page, live_server, username, password="motdepasse-test"):
     page.fill("#id_password", password)
     page.click("input[type=submit]")
     page.wait_for_url(f"{live_server.url}/admin/")
+
+
+def screenshot_path(name: str) -> Path:
+    """Return where a test keeps a screenshot for people to look at (var/screenshots/)."""
+    folder = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}.png"

@@ -6,10 +6,10 @@ import pytest
 from playwright.sync_api import expect
 
 from cms.models import Card, Question, Status
-from tests.browser.conftest import log_in
+from tests.browser.conftest import LIVE_DATABASE, log_in, screenshot_path
 from tests.builders import make_question
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
 TEXTS = {
     1: "Quelle couleur obtient-on en mélangeant du bleu et du jaune ?",
@@ -78,7 +78,7 @@ def test_an_editor_fixes_a_card_whose_difficulty_goes_down_and_a_reviewer_publis
     card = Card.objects.get(title="Culture scientifique")
     assert card.status == Status.DRAFT
     assert [s.question.difficulty for s in card.ordered_slots()] == [1, 2, 4, 3, 5]
-    page.screenshot(path=str(live_server_shot("card-with-error")), full_page=True)
+    page.screenshot(path=str(screenshot_path("card-with-error")), full_page=True)
 
     # Moving question 4 up fixes the order; the editor sends the card to review.
     slot_rows(page).nth(3).get_by_role("button", name="Monter").click()
@@ -101,12 +101,5 @@ def test_an_editor_fixes_a_card_whose_difficulty_goes_down_and_a_reviewer_publis
     card.refresh_from_db()
     assert card.status == Status.PUBLISHED
     assert {q.status for q in card.questions.all()} == {Status.PUBLISHED}
-    page.screenshot(path=str(live_server_shot("card-published")), full_page=True)
+    page.screenshot(path=str(screenshot_path("card-published")), full_page=True)
 
-
-def live_server_shot(name):
-    from pathlib import Path
-
-    folder = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{name}.png"
