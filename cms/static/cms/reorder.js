@@ -34,7 +34,8 @@
 
   function decorate(group, row) {
     const cell = row.querySelector("td.field-move");
-    if (!cell || cell.dataset.decorated) return;
+    // Read-only pages (a reader's) have no position to change: no buttons there.
+    if (!cell || cell.dataset.decorated || !row.querySelector("input[name$='-position']")) return;
     cell.dataset.decorated = "1";
     cell.classList.add("plateau-move");
     cell.textContent = "";
