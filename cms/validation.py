@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 
 from .games import GAMES, content_games
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
-from .models import Card, CardQuestion, Proposition, Question, Status
+from .models import STATUS_RANK, Card, CardQuestion, Proposition, Question, Status
 
 ERROR = "error"
 WARNING = "warning"
@@ -166,7 +166,7 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
             problem("question_kind", _(
                 "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
             ) % {"n": number, "found": question.spec.label, "kind": kind.label})
-        if card.status != Status.DRAFT and _rank(question.status) < _rank(card.status):
+        if STATUS_RANK[question.status] < STATUS_RANK[card.status]:
             problem("question_status_behind", _(
                 "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
             ) % {"card": card.get_status_display(), "n": number,
@@ -180,10 +180,6 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
     elif card.pair_id is not None:
         problem("pair_unexpected", _("Seules les cartes Duel vont par paires."))
     return problems
-
-
-def _rank(status: str) -> int:
-    return [Status.DRAFT, Status.REVIEW, Status.PUBLISHED].index(status)
 
 
 def _check_strictly_increasing(card: Card, questions: list[Question]) -> list[Problem]:
