@@ -17,6 +17,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from statistics import mean
 from typing import NamedTuple
 
@@ -381,6 +382,8 @@ class Report:
 
     game: GameSpec
     problems: list[Problem] = field(default_factory=list)
+    # (position on the card, question pk) by card pk: a card answers for its questions.
+    slots_by_card: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
 
     @property
     def errors(self) -> list[Problem]:
@@ -390,29 +393,33 @@ class Report:
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if not p.is_error]
 
+    @cached_property
+    def _by_target(self) -> dict[tuple[str, int] | None, list[Problem]]:
+        index = defaultdict(list)
+        for problem in self.problems:
+            index[problem.target_key].append(problem)
+        return index
+
     def about(self, obj) -> list[Problem]:
         """Return the problems of one question or card (a card's include its questions')."""
-        key = (type(obj).__name__.lower(), obj.pk)
-        own = [p for p in self.problems if p.target_key == key]
+        own = list(self._by_target.get((type(obj).__name__.lower(), obj.pk), []))
         if isinstance(obj, Card):
-            slots = self._slots_by_card.get(obj.pk, [])
-            for number, question_pk in slots:
-                for p in self.problems:
-                    if p.target_key == ("question", question_pk):
-                        own.append(Problem(p.code, p.severity, _("Question n°%(n)s : %(msg)s")
-                                           % {"n": number, "msg": p.message}, p.target,
-                                           p.game))
+            for number, question_pk in self.slots_by_card.get(obj.pk, []):
+                own += [
+                    Problem(p.code, p.severity, _("Question n°%(n)s : %(msg)s")
+                            % {"n": number, "msg": p.message}, p.target, p.game)
+                    for p in self._by_target.get(("question", question_pk), [])
+                ]
         return own
 
     def game_wide(self) -> list[Problem]:
-        return [p for p in self.problems if p.target is None]
+        return list(self._by_target.get(None, []))
 
     def keys_with_problems(self, model, *, errors_only=False) -> set[int]:
         name = model.__name__.lower()
-        return {p.target.pk for p in self.problems
-                if p.target_key and p.target_key[0] == name and (p.is_error or not errors_only)}
-
-    _slots_by_card: dict = field(default_factory=dict, repr=False)
+        return {key[1] for key, problems in self._by_target.items()
+                if key and key[0] == name and any(p.is_error or not errors_only
+                                                  for p in problems)}
 
 
 class PropositionRow(NamedTuple):
@@ -470,7 +477,7 @@ def check_game(content: GameContent) -> Report:
     for card in content.cards:
         questions = content.card_questions.get(card.pk, [])
         report.problems.extend(check_card(card, questions=questions))
-        report._slots_by_card[card.pk] = [(n, q.pk) for n, q in enumerate(questions, start=1)]
+        report.slots_by_card[card.pk] = [(n, q.pk) for n, q in enumerate(questions, start=1)]
     report.problems.extend(check_ladder(game, content.questions))
     report.problems.extend(check_duplicates(game, content.questions))
     report.problems.extend(check_coverage(game, content.cards, content.questions))
