@@ -255,9 +255,10 @@ class ContentAdmin(VersionAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="",
                            obj=None):
         context.update({
-            "kind_shapes": {slug: {"rows": self.rows_of(kind), "summary": describe_kind(kind)}
+            "kind_shapes": {slug: {"rows": self.inlines[0].wanted_rows(kind),
+                                   "summary": describe_kind(kind)}
                             for slug, (_game, kind) in KINDS.items()},
-            "rows_group": self.rows_group,
+            "rows_group": self.inlines[0].group_id,
             "problems": problems_html(self.problems_of(request, obj)) if obj else "",
             "can_submit": self.has_submit_permission(request) and self.has_change_permission(
                 request, obj),
@@ -290,7 +291,10 @@ class SortableInline(admin.TabularInline):
     parent_field = ""  # the foreign key to the object being edited
     extra_when_unknown = 1  # blank rows on an add page that does not name the kind
 
-    def wanted_rows(self, kind) -> int:
+    group_id = ""  # the id of the inline's group on the page ("<related name>-group")
+
+    @staticmethod
+    def wanted_rows(kind) -> int:
         """Return how many rows a full object of this content kind has."""
         raise NotImplementedError
 
@@ -318,7 +322,10 @@ class PropositionInline(SortableInline):
     extra_when_unknown = 4
     verbose_name_plural = gettext_lazy("propositions (dans l’ordre A, B, C, D…)")
 
-    def wanted_rows(self, kind) -> int:
+    group_id = "propositions-group"
+
+    @staticmethod
+    def wanted_rows(kind) -> int:
         return kind.propositions
 
 
@@ -342,15 +349,9 @@ class QuestionAdmin(ContentAdmin):
                                             "updated_at"]}),
     ]
 
-    rows_group = "propositions-group"
-
     @staticmethod
     def kinds_of(game):
         return game.kinds
-
-    @staticmethod
-    def rows_of(kind) -> int:
-        return kind.propositions
 
     def _without_ladder(self, request) -> bool:
         game = GAMES.get(request.GET.get("game", ""))
@@ -425,7 +426,10 @@ class CardQuestionInline(SortableInline):
     verbose_name = gettext_lazy("question")
     verbose_name_plural = gettext_lazy("questions de la carte, dans l’ordre")
 
-    def wanted_rows(self, kind) -> int:
+    group_id = "slots-group"
+
+    @staticmethod
+    def wanted_rows(kind) -> int:
         return kind.questions_per_card
 
     @admin.display(description=gettext_lazy("difficulté"))
@@ -456,15 +460,9 @@ class CardAdmin(ContentAdmin):
                                             "updated_at"]}),
     ]
 
-    rows_group = "slots-group"
-
     @staticmethod
     def kinds_of(game):
         return game.card_kinds
-
-    @staticmethod
-    def rows_of(kind) -> int:
-        return kind.questions_per_card
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)

@@ -20,9 +20,6 @@ from cms.models import Card, CardQuestion, Proposition, Question, Status
 from cms.validation import validate_game
 
 DEMO_DIR = settings.BASE_DIR / "fixtures" / "demo"
-QUESTION_FIELDS = ("kind", "text", "difficulty", "theme", "step", "answer", "variants",
-                   "anecdote", "source", "status")
-CARD_FIELDS = ("kind", "title", "colour", "status")
 
 
 class Command(BaseCommand):
