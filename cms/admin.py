@@ -14,10 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from reversion.admin import VersionAdmin
 
+from .admin_import import PlateauImportExportMixin
 from .admin_site import forget_reports, reports_for
 from .games import GAMES, KINDS, content_games
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Proposition, Question, Status
+from .resources import CardResource, QuestionImageResource, QuestionResource
 from .services import (
     StatusRefused,
     after_edit,
@@ -330,7 +332,8 @@ class PropositionInline(SortableInline):
 
 
 @admin.register(Question)
-class QuestionAdmin(ContentAdmin):
+class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
+    resource_classes = [QuestionResource, QuestionImageResource]
     list_display = ["short_text", "kind", "difficulty", "step", "theme", "status_badge",
                     "problems_count", "on_card"]
     list_display_links = ["short_text"]
@@ -442,7 +445,9 @@ class CardQuestionInline(SortableInline):
 
 
 @admin.register(Card)
-class CardAdmin(ContentAdmin):
+class CardAdmin(PlateauImportExportMixin, ContentAdmin):
+    resource_classes = [CardResource]
+    cards_only = True
     list_display = ["label", "kind", "colour", "question_total", "status_badge",
                     "problems_count", "updated_at"]
     list_display_links = ["label"]

@@ -121,6 +121,7 @@ class Question(Content):
         permissions = [
             ("submit_question", _("Peut envoyer une question en relecture")),
             ("publish_question", _("Peut publier une question")),
+            ("import_question", _("Peut importer des questions")),
         ]
         constraints = [
             models.CheckConstraint(
@@ -199,6 +200,7 @@ class Card(Content):
         permissions = [
             ("submit_card", _("Peut envoyer une carte en relecture")),
             ("publish_card", _("Peut publier une carte")),
+            ("import_card", _("Peut importer des cartes")),
         ]
         constraints = [
             models.CheckConstraint(

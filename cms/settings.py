@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "reversion",
     "cms",
+    "import_export",  # after cms, whose import and export commands extend the library's
 ]
 
 MIDDLEWARE = [
@@ -170,6 +171,18 @@ MEDIA_ROOT = Path(envstr("MEDIA_ROOT", str(VAR_DIR / "media")))
 PLATEAU_IMAGE_MAX_BYTES = envint("PLATEAU_IMAGE_MAX_BYTES", 5 * 1024 * 1024)
 PLATEAU_IMAGE_MAX_PIXELS = envint("PLATEAU_IMAGE_MAX_PIXELS", 16_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+# Bulk imports: what a file may weigh and hold before it is refused.
+PLATEAU_IMPORT_MAX_BYTES = envint("PLATEAU_IMPORT_MAX_BYTES", 10 * 1024 * 1024)  # CSV, XLSX, JSON
+PLATEAU_IMPORT_MAX_ZIP_BYTES = envint("PLATEAU_IMPORT_MAX_ZIP_BYTES", 50 * 1024 * 1024)
+PLATEAU_IMPORT_MAX_UNPACKED_BYTES = envint("PLATEAU_IMPORT_MAX_UNPACKED_BYTES",
+                                           200 * 1024 * 1024)
+PLATEAU_IMPORT_MAX_ROWS = envint("PLATEAU_IMPORT_MAX_ROWS", 20_000)
+# Rédacteur and Relecteur hold cms.import_question / cms.import_card; everyone who can see
+# content may export it.
+IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "import"
+IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
+IMPORT_EXPORT_SKIP_ADMIN_LOG = False
 
 LOGIN_URL = "admin:login"
 

@@ -1,0 +1,127 @@
+"""The admin's Import and Export buttons: django-import-export with our formats and rules."""
+
+import reversion
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from import_export.admin import ImportExportMixin
+from import_export.forms import ConfirmImportForm, ImportForm
+
+from .formats import EXPORT_FORMATS, IMPORT_FORMATS, MEGABYTE, ImportFileError
+from .games import GAMES
+
+
+def kind_choices(*, cards_only: bool):
+    return [("", gettext_lazy("— celui de la colonne « genre » —"))] + [
+        (game.name, [(k.slug, k.label) for k in game.kinds if k.is_card or not cards_only])
+        for game in GAMES.values()
+        if any(k.is_card or not cards_only for k in game.kinds)
+    ]
+
+
+class PlateauImportForm(ImportForm):
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Genre par défaut"), required=False, choices=(),
+        help_text=gettext_lazy("Pour les lignes sans genre, et les banques Open Trivia DB "
+                               "et OpenQuizzDB (importées en brouillon)."),
+    )
+
+    def __init__(self, formats, resources, *, cards_only=False, **kwargs):
+        super().__init__(formats, resources, **kwargs)
+        self.fields["kind"].choices = kind_choices(cards_only=cards_only)
+        self.fields["import_file"].label = gettext_lazy("Fichier à importer")
+
+    def clean_import_file(self):
+        upload = self.cleaned_data["import_file"]
+        limit = settings.PLATEAU_IMPORT_MAX_ZIP_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+                code="file_too_large",
+                params={"size": round(upload.size / MEGABYTE, 1),
+                        "max": round(limit / MEGABYTE, 1)})
+        return upload
+
+
+class PlateauConfirmImportForm(ConfirmImportForm):
+    kind = forms.CharField(widget=forms.HiddenInput(), required=False)
+
+
+class PlateauImportExportMixin(ImportExportMixin):
+    """Import previews whole files, then applies them whole or not at all, with history."""
+
+    import_form_class = PlateauImportForm
+    confirm_form_class = PlateauConfirmImportForm
+    import_template_name = "admin/cms/import.html"
+    import_error_display = ("message",)
+    cards_only = False
+
+    @property
+    def import_formats(self):
+        return IMPORT_FORMATS
+
+    @property
+    def export_formats(self):
+        return EXPORT_FORMATS
+
+    def get_import_form_kwargs(self, request):
+        return {**super().get_import_form_kwargs(request), "cards_only": self.cards_only}
+
+    def get_confirm_form_initial(self, request, import_form):
+        initial = super().get_confirm_form_initial(request, import_form)
+        if import_form is not None:
+            initial["kind"] = import_form.cleaned_data.get("kind", "")
+        return initial
+
+    def get_import_resource_kwargs(self, request, **kwargs):
+        form = kwargs.get("form")
+        kind = form.cleaned_data.get("kind", "") if form is not None else ""
+        return {"kind": kind or "", "user": request.user}
+
+    def get_export_resource_kwargs(self, request, **kwargs):
+        return {}
+
+    def add_data_read_fail_error_to_form(self, form, e):
+        if isinstance(e, ImportFileError):
+            form.add_error("import_file", str(e))
+        else:
+            super().add_data_read_fail_error_to_form(form, e)
+
+    def process_dataset(self, dataset, form, request, **kwargs):
+        name = kwargs.get("file_name") or form.cleaned_data.get("original_file_name", "")
+        with reversion.create_revision():
+            reversion.set_user(request.user)
+            reversion.set_comment(_("Import du fichier « %(name)s »") % {"name": name})
+            result = super().process_dataset(dataset, form, request, **kwargs)
+            if not result.has_errors() and not result.has_validation_errors():
+                for row in result.rows:
+                    if row.instance is not None and row.instance.pk is not None:
+                        reversion.add_to_revision(row.instance)
+        return result
+
+    def process_result(self, result, request):
+        if result.has_errors() or result.has_validation_errors():
+            # The content changed between the preview and the confirmation: nothing was
+            # written; show why, as the preview would have.
+            messages.error(request, _(
+                "Rien n’a été importé : le contenu a changé depuis l’aperçu et le fichier "
+                "n’est plus valable en entier."))
+            context = self.get_import_context_data()
+            context.update(self.admin_site.each_context(request))
+            context.update({
+                "title": _("Importer"), "result": result, "opts": self.model._meta,
+                "form": self.create_import_form(request),
+                "import_error_display": self.import_error_display,
+            })
+            request.current_app = self.admin_site.name
+            return TemplateResponse(request, [self.import_template_name], context)
+        return super().process_result(result, request)
+
+    def add_success_message(self, result, request):
+        totals = result.totals
+        messages.success(request, _(
+            "Import terminé : %(new)s ajouté(s), %(update)s modifié(s), %(skip)s inchangé(s)."
+        ) % {"new": totals["new"], "update": totals["update"], "skip": totals["skip"]})

@@ -1,0 +1,707 @@
+"""File formats for bulk import and export: careful readers, formula-safe writers.
+
+Each format turns the bytes of an upload into a tablib Dataset (or refuses the file with an
+ImportFileError that says why in French) and turns a Dataset back into bytes. They plug into
+django-import-export as its import and export formats, in the admin and the commands alike.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import html
+import io
+import json
+import posixpath
+import random
+import unicodedata
+import zipfile
+from dataclasses import dataclass
+
+import tablib
+from django.conf import settings
+from django.core.files.storage import default_storage
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from import_export.formats.base_formats import Format
+from PIL import Image, UnidentifiedImageError
+
+from .validators import IMAGE_FORMATS, MEGABYTE
+
+# A cell a spreadsheet could run as a formula starts with one of these.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+QUOTE = "'"
+
+SHEET_EXTENSIONS = ("csv", "xlsx", "json")
+
+
+class ImportFileError(ValueError):
+    """A file that cannot be read as an import; the message says why, in French."""
+
+
+def neutralise(value):
+    """Return a cell a spreadsheet will show as text, never run as a formula.
+
+    A leading quote is doubled too, so that `restore` gives back exactly what was exported.
+    """
+    if isinstance(value, str) and value.startswith((*FORMULA_TRIGGERS, QUOTE)):
+        return QUOTE + value
+    return value
+
+
+def restore(value):
+    """Undo `neutralise` on a cell read back from a spreadsheet file."""
+    if (isinstance(value, str) and len(value) > 1 and value[0] == QUOTE
+            and value[1] in (*FORMULA_TRIGGERS, QUOTE)):
+        return value[1:]
+    return value
+
+
+def normalise_header(header) -> str:
+    """Return a column name as the resources know it: « Difficulté » → difficulte."""
+    text = unicodedata.normalize("NFKD", str(header or "")).encode("ascii", "ignore").decode()
+    return "_".join(text.casefold().replace("’", "'").split())
+
+
+def _check_size(data: bytes, limit: int, label: str) -> None:
+    if len(data) > limit:
+        raise ImportFileError(_(
+            "Le fichier %(label)s pèse %(size)s Mo ; le maximum est %(max)s Mo."
+        ) % {"label": label, "size": round(len(data) / MEGABYTE, 1),
+             "max": round(limit / MEGABYTE, 1)})
+
+
+def _is_blank(values) -> bool:
+    return all(v is None or (isinstance(v, str) and not v.strip()) for v in values)
+
+
+def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
+    """Return a Dataset from a header row and data rows, refusing what cannot be imported.
+
+    `first_line` is how the file numbers its first data row (2 in a sheet under its header
+    row, 1 for the first object of a JSON list); reports use it to name rows.
+    """
+    max_rows = settings.PLATEAU_IMPORT_MAX_ROWS
+    headers = [normalise_header(h) for h in headers]
+    while headers and not headers[-1]:
+        headers.pop()
+    if not any(headers):
+        raise ImportFileError(_("La première ligne doit donner le nom des colonnes."))
+    if "" in headers:
+        raise ImportFileError(_("La colonne %(n)s n’a pas de nom.") % {
+            "n": headers.index("") + 1})
+    repeated = sorted({h for h in headers if headers.count(h) > 1})
+    if repeated:
+        raise ImportFileError(_("Colonne en double : %(cols)s.") % {"cols": ", ".join(repeated)})
+    dataset = tablib.Dataset(headers=headers)
+    blank_run = []
+    scanned = 0
+    for number, row in enumerate(rows, start=first_line):
+        scanned += 1
+        if scanned > max_rows:
+            raise ImportFileError(_(
+                "Le fichier a plus de %(max)s lignes (lignes vides comprises) : "
+                "découpez-le ou supprimez les lignes vides."
+            ) % {"max": max_rows})
+        row = list(row)
+        if _is_blank(row):
+            blank_run.append(number)
+            continue
+        # Blank rows inside the data stay, so that row numbers match the file.
+        for _number in blank_run:
+            dataset.append([""] * len(headers))
+        blank_run = []
+        extra = row[len(headers):]
+        if not _is_blank(extra):
+            raise ImportFileError(_(
+                "Ligne %(line)s : %(found)s cellules remplies pour %(n)s colonnes."
+            ) % {"line": number, "found": len(row), "n": len(headers)})
+        row = row[:len(headers)] + [""] * (len(headers) - len(row))
+        dataset.append(["" if v is None else v for v in row])
+    dataset.first_line = first_line
+    return dataset
+
+
+# --- CSV ----------------------------------------------------------------------------------
+
+BOMS = {
+    b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16",
+}
+MAGIC = {
+    b"PK\x03\x04": gettext_lazy("un classeur XLSX ou une archive ZIP"),
+    b"%PDF": gettext_lazy("un PDF"),
+    b"\x89PNG": gettext_lazy("une image PNG"),
+    b"\xff\xd8\xff": gettext_lazy("une image JPEG"),
+    b"\xd0\xcf\x11\xe0": gettext_lazy("un ancien classeur Excel (XLS)"),
+}
+
+
+def decode_text(data: bytes) -> str:
+    """Return the text of an uploaded text file: UTF-8 (with or without BOM) or Windows-1252."""
+    for bom, name in BOMS.items():
+        if data.startswith(bom):
+            raise ImportFileError(_(
+                "Ce fichier est encodé en %(enc)s : enregistrez-le en UTF-8."
+            ) % {"enc": name})
+    for magic, what in MAGIC.items():
+        if data.startswith(magic):
+            raise ImportFileError(_(
+                "Ce fichier n’est pas du texte mais %(what)s : choisissez le bon format."
+            ) % {"what": what})
+    if b"\x00" in data:
+        raise ImportFileError(_("Ce fichier n’est pas du texte (il contient des octets nuls)."))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise ImportFileError(_(
+                "Encodage inconnu : ni UTF-8 ni Windows-1252. Enregistrez le fichier en UTF-8."
+            )) from None
+    controls = sum(1 for c in text if unicodedata.category(c) == "Cc" and c not in "\t\n\r")
+    if controls:
+        raise ImportFileError(_(
+            "Ce fichier contient %(n)s caractère(s) de contrôle : ce n’est pas un texte lisible."
+        ) % {"n": controls})
+    return text
+
+
+class SafeFormat(Format):
+    """What our formats share: bytes in, a titled format in the admin's lists."""
+
+    title = ""
+    extension = ""
+    content_type = "application/octet-stream"
+    exports = True
+
+    def __init__(self, encoding=None):
+        self.encoding = encoding  # the admin and commands pass it; we detect it ourselves
+
+    def get_title(self):
+        return self.title
+
+    def get_extension(self):
+        return self.extension
+
+    def get_content_type(self):
+        return self.content_type
+
+    def is_binary(self):
+        return True
+
+    def get_read_mode(self):
+        return "rb"
+
+    def can_import(self):
+        return True
+
+    def can_export(self):
+        return self.exports
+
+    @staticmethod
+    def as_bytes(in_stream) -> bytes:
+        if isinstance(in_stream, str):
+            return in_stream.encode("utf-8")
+        return bytes(in_stream)
+
+
+class CSVFormat(SafeFormat):
+    title = "csv"
+    extension = "csv"
+    content_type = "text/csv"
+
+    def create_dataset(self, in_stream):
+        data = self.as_bytes(in_stream)
+        _check_size(data, settings.PLATEAU_IMPORT_MAX_BYTES, "CSV")
+        text = decode_text(data)
+        if not text.strip():
+            raise ImportFileError(_("Le fichier est vide."))
+        first_line = text.split("\n", 1)[0]
+        # French spreadsheets save CSV with semicolons.
+        delimiter = max(";,\t", key=first_line.count)
+        try:
+            rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
+                                   strict=True))
+        except csv.Error as error:
+            raise ImportFileError(_("CSV mal formé : %(error)s.") % {"error": error}) from None
+        rows = [[restore(cell) for cell in row] for row in rows]
+        return build_dataset(rows[0], rows[1:], first_line=2)
+
+    def export_data(self, dataset, **kwargs):
+        out = io.StringIO(newline="")
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(dataset.headers)
+        for row in dataset:
+            writer.writerow([neutralise(_cell_text(v)) for v in row])
+        # A BOM so that Excel reads the accents right.
+        return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _cell_text(value) -> str:
+    return "" if value is None else str(value)
+
+
+# --- XLSX ---------------------------------------------------------------------------------
+
+
+class XLSXFormat(SafeFormat):
+    title = "xlsx"
+    extension = "xlsx"
+    content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+    def create_dataset(self, in_stream):
+        import openpyxl
+
+        data = self.as_bytes(in_stream)
+        _check_size(data, settings.PLATEAU_IMPORT_MAX_BYTES, "XLSX")
+        _check_archive(data, _("Ce fichier n’est pas un classeur XLSX (ou il est tronqué)."))
+        try:
+            book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        except Exception:  # openpyxl raises anything from KeyError to XML errors
+            raise ImportFileError(_(
+                "Classeur XLSX illisible (tronqué ou endommagé)."
+            )) from None
+        try:
+            rows = book.active.iter_rows(values_only=True)
+            try:
+                headers = next(rows)
+            except StopIteration:
+                raise ImportFileError(_("Le classeur est vide.")) from None
+            return build_dataset(headers, (_xlsx_row(r) for r in rows), first_line=2)
+        except ImportFileError:
+            raise
+        except Exception:
+            raise ImportFileError(_("Classeur XLSX illisible (tronqué ou endommagé).")) from None
+        finally:
+            book.close()
+
+    def export_data(self, dataset, **kwargs):
+        import openpyxl
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+        from openpyxl.styles import Font
+
+        book = openpyxl.Workbook(write_only=True)
+        sheet = book.create_sheet(title=(dataset.title or "contenu")[:31])
+        bold = Font(bold=True)
+        header_cells = []
+        for name in dataset.headers:
+            cell = openpyxl.cell.WriteOnlyCell(sheet, value=name)
+            cell.font = bold
+            header_cells.append(cell)
+        sheet.append(header_cells)
+        for row in dataset:
+            cells = []
+            for value in row:
+                if isinstance(value, str):
+                    value = neutralise(ILLEGAL_CHARACTERS_RE.sub("\ufffd", value))
+                    cell = openpyxl.cell.WriteOnlyCell(sheet, value=value)
+                    cell.data_type = "s"  # never a formula, whatever the text
+                else:
+                    cell = openpyxl.cell.WriteOnlyCell(sheet, value=value)
+                cells.append(cell)
+            sheet.append(cells)
+        out = io.BytesIO()
+        book.save(out)
+        return out.getvalue()
+
+
+def _xlsx_row(values):
+    row = []
+    for value in values:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        elif isinstance(value, str):
+            value = restore(value)
+        elif value is not None and not isinstance(value, int | bool):
+            value = str(value)
+        row.append(value)
+    return row
+
+
+def _check_archive(data: bytes, message: str) -> zipfile.ZipFile:
+    """Open a ZIP container, refusing truncated files and decompression bombs."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise ImportFileError(message) from None
+    unpacked = sum(m.file_size for m in members)
+    limit = settings.PLATEAU_IMPORT_MAX_UNPACKED_BYTES
+    if unpacked > limit:
+        raise ImportFileError(_(
+            "Une fois décompressé, ce fichier ferait %(size)s Mo ; le maximum est %(max)s Mo."
+        ) % {"size": round(unpacked / MEGABYTE), "max": round(limit / MEGABYTE)})
+    return archive
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+
+def load_json(data: bytes):
+    """Return the parsed JSON of an upload, or refuse it with the place of the mistake."""
+    _check_size(data, settings.PLATEAU_IMPORT_MAX_BYTES, "JSON")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportFileError(_("Un fichier JSON doit être encodé en UTF-8.")) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ImportFileError(_(
+            "JSON invalide, ligne %(line)s, colonne %(col)s : %(msg)s."
+        ) % {"line": error.lineno, "col": error.colno, "msg": error.msg}) from None
+
+
+class JSONFormat(SafeFormat):
+    title = "json"
+    extension = "json"
+    content_type = "application/json"
+
+    def create_dataset(self, in_stream):
+        items = load_json(self.as_bytes(in_stream))
+        if not isinstance(items, list):
+            raise ImportFileError(_(
+                "Le JSON doit être une liste d’objets, un par ligne à importer "
+                "(ce fichier contient un objet %(type)s)."
+            ) % {"type": type(items).__name__})
+        if not items:
+            raise ImportFileError(_("La liste est vide : rien à importer."))
+        headers: dict[str, None] = {}
+        for number, item in enumerate(items, start=1):
+            if not isinstance(item, dict):
+                raise ImportFileError(_(
+                    "Élément n°%(n)s : un objet {…} est attendu."
+                ) % {"n": number})
+            for key, value in item.items():
+                if isinstance(value, dict | list):
+                    raise ImportFileError(_(
+                        "Élément n°%(n)s, « %(key)s » : une valeur simple est attendue "
+                        "(texte ou nombre)."
+                    ) % {"n": number, "key": key})
+                headers.setdefault(key, None)
+        keys = list(headers)
+        rows = ([item.get(key) for key in keys] for item in items)
+        return build_dataset(keys, rows, first_line=1)
+
+    def export_data(self, dataset, **kwargs):
+        items = [{h: v for h, v in zip(dataset.headers, row, strict=True) if v not in ("", None)}
+                 for row in dataset]
+        return (json.dumps(items, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+# --- ZIP bundles: a sheet and the images it names ----------------------------------------
+
+
+@dataclass(frozen=True)
+class BundledImage:
+    """An image read from a ZIP bundle, checked and re-encoded, ready to be stored."""
+
+    path: str  # as the sheet names it
+    content: bytes
+    extension: str
+
+    @property
+    def storage_name(self) -> str:
+        digest = hashlib.sha256(self.content).hexdigest()[:24]
+        return f"questions/import/{digest}.{self.extension}"
+
+    def __str__(self):
+        return self.path
+
+
+REENCODE = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {"optimize": True}),
+            "WEBP": ("webp", {"quality": 90})}
+
+
+def reencode_image(content: bytes, path: str) -> BundledImage:
+    """Check an image from an archive and re-encode it: no metadata, no trailing payload."""
+    max_pixels = settings.PLATEAU_IMAGE_MAX_PIXELS
+    try:
+        with Image.open(io.BytesIO(content)) as image:
+            if image.format not in IMAGE_FORMATS:
+                raise ImportFileError(_(
+                    "Image « %(path)s » : format %(format)s refusé (JPEG, PNG ou WebP)."
+                ) % {"path": path, "format": image.format})
+            width, height = image.size
+            if width * height > max_pixels:
+                raise ImportFileError(_(
+                    "Image « %(path)s » : %(w)s × %(h)s pixels ; le maximum est %(max)s "
+                    "millions de pixels."
+                ) % {"path": path, "w": width, "h": height,
+                     "max": round(max_pixels / 1_000_000, 1)})
+            image_format = image.format
+            image.load()
+            if image_format == "JPEG" and image.mode not in ("RGB", "L"):
+                image = image.convert("RGB")
+            extension, options = REENCODE[image_format]
+            out = io.BytesIO()
+            image.save(out, format=image_format, **options)
+    except ImportFileError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImportFileError(_(
+            "Image « %(path)s » : beaucoup trop de pixels pour être ouverte sans risque."
+        ) % {"path": path}) from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise ImportFileError(_(
+            "« %(path)s » n’est pas une image lisible (JPEG, PNG ou WebP)."
+        ) % {"path": path}) from None
+    return BundledImage(path=path, content=out.getvalue(), extension=extension)
+
+
+def safe_member_path(name: str) -> str | None:
+    """Return a path inside an archive in canonical form, or None if it points outside."""
+    if not name or "\\" in name or "\x00" in name or name.startswith("/"):
+        return None
+    path = posixpath.normpath(name)
+    if path.startswith("../") or path == ".." or posixpath.isabs(path) or ":" in path:
+        return None
+    return path
+
+
+class ZIPFormat(SafeFormat):
+    """A ZIP holding one sheet (CSV, XLSX or JSON) and the image files its rows name."""
+
+    title = "zip"
+    extension = "zip"
+    content_type = "application/zip"
+    image_column = "image"
+
+    def create_dataset(self, in_stream):
+        data = self.as_bytes(in_stream)
+        _check_size(data, settings.PLATEAU_IMPORT_MAX_ZIP_BYTES, "ZIP")
+        archive = _check_archive(data, _("Ce fichier n’est pas une archive ZIP (ou il est "
+                                         "tronqué)."))
+        members = {}
+        for info in archive.infolist():
+            if info.is_dir() or info.filename.startswith("__MACOSX/"):
+                continue
+            path = safe_member_path(info.filename)
+            if path is None:
+                raise ImportFileError(_(
+                    "L’archive contient un chemin interdit : « %(name)s »."
+                ) % {"name": info.filename})
+            if posixpath.basename(path).startswith("."):
+                continue
+            members[path] = info
+        sheets = [p for p in members if p.rsplit(".", 1)[-1].lower() in SHEET_EXTENSIONS]
+        if len(sheets) != 1:
+            raise ImportFileError(_(
+                "L’archive doit contenir une seule feuille (CSV, XLSX ou JSON) ; elle en "
+                "contient %(n)s."
+            ) % {"n": len(sheets)})
+        sheet = sheets[0]
+        sheet_format = FORMATS_BY_EXTENSION[sheet.rsplit(".", 1)[-1].lower()]()
+        dataset = sheet_format.create_dataset(archive.read(members[sheet]))
+        if self.image_column not in dataset.headers:
+            return dataset
+        base = posixpath.dirname(sheet)
+        column = dataset.headers.index(self.image_column)
+        images: dict[str, BundledImage] = {}
+        rows = []
+        for number, row in enumerate(dataset, start=dataset.first_line):
+            row = list(row)
+            name = str(row[column] or "").strip()
+            if name:
+                row[column] = images.get(name) or self.read_image(
+                    archive, members, base, name, number)
+                images[name] = row[column]
+            rows.append(row)
+        bundled = tablib.Dataset(*rows, headers=dataset.headers)
+        bundled.first_line = dataset.first_line
+        return bundled
+
+    @staticmethod
+    def read_image(archive, members, base, name, number) -> BundledImage:
+        path = safe_member_path(name)
+        if path is None:
+            raise ImportFileError(_(
+                "Ligne %(line)s, colonne image : chemin interdit « %(name)s »."
+            ) % {"line": number, "name": name})
+        info = members.get(path) or members.get(posixpath.join(base, path))
+        if info is None:
+            raise ImportFileError(_(
+                "Ligne %(line)s, colonne image : « %(name)s » n’est pas dans l’archive."
+            ) % {"line": number, "name": name})
+        limit = settings.PLATEAU_IMAGE_MAX_BYTES
+        if info.file_size > limit:
+            raise ImportFileError(_(
+                "Ligne %(line)s, image « %(name)s » : %(size)s Mo ; le maximum est %(max)s Mo."
+            ) % {"line": number, "name": name, "size": round(info.file_size / MEGABYTE, 1),
+                 "max": round(limit / MEGABYTE, 1)})
+        with archive.open(info) as member:
+            content = member.read(limit + 1)
+        if len(content) > limit:
+            raise ImportFileError(_("Image « %(name)s » trop lourde.") % {"name": name})
+        try:
+            return reencode_image(content, name)
+        except ImportFileError as error:
+            raise ImportFileError(_("Ligne %(line)s : %(error)s") % {
+                "line": number, "error": error}) from None
+
+    def export_data(self, dataset, **kwargs):
+        out = io.BytesIO()
+        rows = []
+        stored: dict[str, str] = {}
+        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            column = (dataset.headers.index(self.image_column)
+                      if self.image_column in dataset.headers else None)
+            for row in dataset:
+                row = list(row)
+                name = str(row[column] or "") if column is not None else ""
+                if name:
+                    if name not in stored:
+                        inner = f"images/{posixpath.basename(name)}"
+                        with default_storage.open(name, "rb") as image:
+                            _write_member(archive, inner, image.read())
+                        stored[name] = inner
+                    row[column] = stored[name]
+                rows.append(row)
+            sheet = tablib.Dataset(*rows, headers=dataset.headers)
+            _write_member(archive, "contenu.csv", CSVFormat().export_data(sheet))
+        return out.getvalue()
+
+
+def _write_member(archive: zipfile.ZipFile, name: str, content: bytes) -> None:
+    # A fixed date keeps exports of the same content byte for byte the same.
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, content)
+
+
+# --- Public question banks ----------------------------------------------------------------
+
+
+def shuffled(options: list[str], seed: str) -> list[str]:
+    """Return the options in an order fixed by the seed, so re-imports match."""
+    options = list(options)
+    random.Random(seed).shuffle(options)
+    return options
+
+
+def bank_ref(prefix: str, text: str) -> str:
+    return f"{prefix}-{hashlib.sha1(text.encode('utf-8')).hexdigest()[:12]}"
+
+
+BANK_HEADERS = ["ref", "texte", "difficulte", "theme", "proposition_1", "proposition_2",
+                "proposition_3", "proposition_4", "bonnes", "reponse", "anecdote", "source",
+                "statut"]
+
+
+def bank_row(*, prefix, text, difficulty, theme, right, wrong, anecdote="", source=""):
+    ref = bank_ref(prefix, text)
+    options = shuffled([right, *wrong], ref)[:4]
+    propositions = options + [""] * (4 - len(options))
+    return [ref, text, difficulty, theme, *propositions, str(options.index(right) + 1),
+            right, anecdote, source, "draft"]
+
+
+class BankFormat(SafeFormat):
+    """A public question bank's own JSON, read into our columns as draft questions.
+
+    The kind is not in the file: the importer asks for it (the admin's « genre » field, the
+    command's --kind).
+    """
+
+    exports = False
+
+    def create_dataset(self, in_stream):
+        data = load_json(self.as_bytes(in_stream))
+        rows = list(self.rows(data))
+        if not rows:
+            raise ImportFileError(_("Aucune question trouvée dans ce fichier %(bank)s.") % {
+                "bank": self.title})
+        return build_dataset(BANK_HEADERS, rows, first_line=1)
+
+
+OPENTDB_DIFFICULTY = {"easy": 1, "medium": 3, "hard": 5}
+
+
+class OpenTriviaDBFormat(BankFormat):
+    """Open Trivia DB: {"results": [{category, type, difficulty, question, correct_answer,
+    incorrect_answers}]} with HTML entities."""
+
+    title = "Open Trivia DB (json)"
+
+    def rows(self, data):
+        items = data.get("results") if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            raise ImportFileError(_(
+                "Ce n’est pas un fichier Open Trivia DB : la liste « results » manque."))
+        for number, item in enumerate(items, start=1):
+            try:
+                text = html.unescape(item["question"]).strip()
+                right = html.unescape(item["correct_answer"]).strip()
+                wrong = [html.unescape(w).strip() for w in item["incorrect_answers"]]
+                level = item.get("difficulty", "")
+            except (KeyError, TypeError, AttributeError):
+                raise ImportFileError(_(
+                    "Question n°%(n)s : il faut « question », « correct_answer » et "
+                    "« incorrect_answers »."
+                ) % {"n": number}) from None
+            if level not in OPENTDB_DIFFICULTY:
+                raise ImportFileError(_(
+                    "Question n°%(n)s : difficulté « %(level)s » inconnue (easy, medium, hard)."
+                ) % {"n": number, "level": level})
+            yield bank_row(prefix="otdb", text=text, difficulty=OPENTDB_DIFFICULTY[level],
+                           theme=html.unescape(item.get("category", "")), right=right,
+                           wrong=wrong, source="Open Trivia DB (CC BY-SA 4.0)")
+
+
+OPENQUIZZDB_LEVELS = {"debutant": 1, "confirme": 3, "expert": 5}
+
+
+class OpenQuizzDBFormat(BankFormat):
+    """OpenQuizzDB: {"quizz": {"fr": {"débutant": [...], "confirmé": [...], "expert": [...]}}}."""
+
+    title = "OpenQuizzDB (json)"
+
+    def rows(self, data):
+        if not isinstance(data, dict) or not isinstance(data.get("quizz"), dict):
+            raise ImportFileError(_("Ce n’est pas un fichier OpenQuizzDB : « quizz » manque."))
+        quizz = data["quizz"]
+        levels = quizz.get("fr", quizz)
+        meta = data.get("catégorie-nom-slogan", {})
+        meta = meta.get("fr", meta) if isinstance(meta, dict) else {}
+        theme = str(meta.get("nom") or meta.get("catégorie") or "")
+        credit = ", ".join(str(x) for x in (
+            "OpenQuizzDB", data.get("licence") or "CC BY-SA", data.get("rédacteur")) if x)
+        if not isinstance(levels, dict):
+            raise ImportFileError(_("OpenQuizzDB : les questions en français manquent."))
+        for level, items in levels.items():
+            difficulty = OPENQUIZZDB_LEVELS.get(normalise_header(level))
+            if difficulty is None or not isinstance(items, list):
+                continue
+            for number, item in enumerate(items, start=1):
+                try:
+                    text = str(item["question"]).strip()
+                    right = str(item["réponse"]).strip()
+                    options = [str(p).strip() for p in item["propositions"]]
+                except (KeyError, TypeError):
+                    raise ImportFileError(_(
+                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : il faut "
+                        "« question », « propositions » et « réponse »."
+                    ) % {"level": level, "n": number}) from None
+                if right not in options:
+                    raise ImportFileError(_(
+                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : la réponse "
+                        "« %(right)s » n’est pas parmi les propositions."
+                    ) % {"level": level, "n": number, "right": right})
+                wrong = [p for p in options if p != right]
+                yield bank_row(prefix="oqdb", text=text, difficulty=difficulty, theme=theme,
+                               right=right, wrong=wrong,
+                               anecdote=str(item.get("anecdote") or "").strip(),
+                               source=credit)
+
+
+FORMATS_BY_EXTENSION = {"csv": CSVFormat, "xlsx": XLSXFormat, "json": JSONFormat,
+                        "zip": ZIPFormat}
+# What the admin offers, in this order.
+IMPORT_FORMATS = [CSVFormat, XLSXFormat, JSONFormat, ZIPFormat, OpenTriviaDBFormat,
+                  OpenQuizzDBFormat]
+EXPORT_FORMATS = [CSVFormat, XLSXFormat, JSONFormat, ZIPFormat]
+# Names the import and export commands accept for --format.
+FORMATS_BY_NAME = {"csv": CSVFormat, "xlsx": XLSXFormat, "json": JSONFormat, "zip": ZIPFormat,
+                   "opentdb": OpenTriviaDBFormat, "openquizzdb": OpenQuizzDBFormat}

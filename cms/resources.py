@@ -1,0 +1,775 @@
+"""Import and export resources: questions (propositions flattened), cards, images.
+
+Every import runs in one transaction and is applied whole or not at all: each row is checked
+by the model (`full_clean`), then the rules of cms.validation run over every game the file
+touches, and any error — on a row of the file, or one the file would cause elsewhere —
+rolls the whole file back and is reported against the row and column it comes from.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from import_export import fields, resources, widgets
+from import_export.instance_loaders import CachedInstanceLoader
+from import_export.results import RowResult
+
+from .formats import BundledImage, ImportFileError, normalise_header
+from .games import KINDS, game_of
+from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
+from .models import Card, CardQuestion, Proposition, Question, Status
+from .services import can_set_status
+from .validation import validate_game
+
+MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())
+PROPOSITION_COLUMNS = [f"proposition_{n}" for n in range(1, MAX_PROPOSITIONS + 1)]
+
+STATUS_WORDS = {
+    "brouillon": Status.DRAFT, "draft": Status.DRAFT,
+    "relecture": Status.REVIEW, "en_relecture": Status.REVIEW, "review": Status.REVIEW,
+    "publie": Status.PUBLISHED, "published": Status.PUBLISHED,
+}
+STATUS_EXPORT = {Status.DRAFT: "brouillon", Status.REVIEW: "relecture",
+                 Status.PUBLISHED: "publie"}
+
+# Which column a rule of cms.validation is about, by problem code.
+COLUMN_OF_PROBLEM = {
+    "proposition_count": "proposition_1", "proposition_repeated": "proposition_1",
+    "right_count": "bonnes", "hidden_count": "cachees", "answer_missing": "reponse",
+    "image_missing": "image", "step_missing": "palier", "step_difficulty_band": "difficulte",
+    "step_unexpected": "palier", "question_count": "questions", "question_kind": "questions",
+    "difficulty_order": "questions", "slot_difficulty_order": "questions",
+    "pair_colour_missing": "couleur", "pair_missing": "paire", "pair_kind": "paire",
+    "pair_not_mutual": "paire", "pair_mismatch": "paire", "pair_unexpected": "paire",
+    "ladder_difficulty_down": "difficulte",
+}
+
+
+# --- widgets: one column's text <-> one value, with errors in French ---------------------
+
+
+class TextWidget(widgets.Widget):
+    def clean(self, value, row=None, **kwargs):
+        if value is None:
+            return ""
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return str(value).strip()
+
+    def render(self, value, obj=None, **kwargs):
+        return "" if value is None else str(value)
+
+
+class NumberWidget(widgets.Widget):
+    """A whole number within bounds; `label` names it in errors."""
+
+    def __init__(self, *, low: int, high: int, hint: str, required: bool):
+        super().__init__()
+        self.low, self.high, self.hint, self.required = low, high, hint, required
+
+    def clean(self, value, row=None, **kwargs):
+        text = "" if value is None else str(value).strip()
+        if not text:
+            if self.required:
+                raise ValueError(_("Obligatoire : %(hint)s.") % {"hint": self.hint})
+            return None
+        try:
+            number = float(text.replace(",", "."))
+        except ValueError:
+            raise ValueError(_("« %(value)s » n’est pas un nombre : %(hint)s.") % {
+                "value": text, "hint": self.hint}) from None
+        if not number.is_integer() or not self.low <= number <= self.high:
+            raise ValueError(_("« %(value)s » : %(hint)s.") % {"value": text, "hint": self.hint})
+        return int(number)
+
+    def render(self, value, obj=None, **kwargs):
+        return "" if value is None else value
+
+
+class ChoiceWidget(widgets.Widget):
+    """A word from a fixed vocabulary, matched without case or accents."""
+
+    def __init__(self, words: dict, shown: dict, *, what: str):
+        super().__init__()
+        self.words = words  # normalised word -> value
+        self.shown = shown  # value -> word written on export
+        self.what = what
+
+    def clean(self, value, row=None, **kwargs):
+        text = "" if value is None else str(value).strip()
+        if not text:
+            return None
+        found = self.words.get(normalise_header(text))
+        if found is None:
+            raise ValueError(_("%(what)s « %(value)s » inconnu ; possibles : %(choices)s.") % {
+                "what": self.what, "value": text,
+                "choices": ", ".join(sorted(set(self.shown.values())))})
+        return found
+
+    def render(self, value, obj=None, **kwargs):
+        return self.shown.get(value, value or "")
+
+
+def kind_widget(*, cards_only: bool) -> ChoiceWidget:
+    kinds = {slug: kind for slug, (_game, kind) in KINDS.items()
+             if kind.is_card or not cards_only}
+    words = {normalise_header(slug): slug for slug in kinds}
+    words.update({normalise_header(str(kind.label)): slug for slug, kind in kinds.items()})
+    return ChoiceWidget(words, {slug: slug for slug in kinds}, what=_("Genre"))
+
+
+class VariantsWidget(TextWidget):
+    """Accepted answers: one per line in the database, « a | b » in a file."""
+
+    def clean(self, value, row=None, **kwargs):
+        text = super().clean(value)
+        parts = [p.strip() for p in text.replace("\n", "|").split("|")]
+        return "\n".join(p for p in parts if p)
+
+    def render(self, value, obj=None, **kwargs):
+        return " | ".join(line.strip() for line in (value or "").splitlines() if line.strip())
+
+
+class NumbersWidget(TextWidget):
+    """Proposition numbers: « 1 2 » or « 1, 2 » -> « 1 2 »."""
+
+    def clean(self, value, row=None, **kwargs):
+        text = super().clean(value).replace(",", " ").replace(";", " ")
+        numbers = []
+        for word in text.split():
+            if not word.isdigit() or not 1 <= int(word) <= MAX_PROPOSITIONS:
+                raise ValueError(_(
+                    "« %(word)s » : numéros de propositions attendus, de 1 à %(n)s, séparés "
+                    "par des espaces."
+                ) % {"word": word, "n": MAX_PROPOSITIONS})
+            numbers.append(int(word))
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(_("Un numéro est répété."))
+        return " ".join(str(n) for n in sorted(numbers))
+
+
+class ImageWidget(widgets.Widget):
+    """An image from a ZIP bundle, or the stored name a CSV export wrote."""
+
+    def clean(self, value, row=None, **kwargs):
+        if isinstance(value, BundledImage):
+            return value
+        name = "" if value is None else str(value).strip()
+        if not name:
+            return ""
+        try:
+            known = name.startswith("questions/") and default_storage.exists(name)
+        except Exception:  # a name that points outside the media folder
+            known = False
+        if not known:
+            raise ValueError(_(
+                "Image « %(name)s » introuvable : importez les images dans une archive ZIP "
+                "(la feuille et les fichiers qu’elle nomme)."
+            ) % {"name": name})
+        return name
+
+    def render(self, value, obj=None, **kwargs):
+        return getattr(value, "name", value) or ""
+
+
+class ImageField(fields.Field):
+    def save(self, instance, row, is_m2m=False, **kwargs):
+        value = self.clean(row, **kwargs)
+        if isinstance(value, BundledImage):
+            instance.image = value.storage_name
+            instance._pending_image = value
+        else:
+            instance.image = value or ""
+
+
+def status_field() -> fields.Field:
+    words = dict(STATUS_WORDS)
+    return fields.Field(attribute="status", column_name="statut",
+                        widget=ChoiceWidget(words, STATUS_EXPORT, what=_("Statut")))
+
+
+# --- what questions and cards share -------------------------------------------------------
+
+
+class ContentResource(resources.ModelResource):
+    """Stable keys, French columns, whole-or-nothing imports checked by cms.validation."""
+
+    ref = fields.Field(attribute="ref", column_name="ref", widget=TextWidget())
+    status = status_field()
+
+    # Columns a file must have (the importer may supply « genre » instead).
+    required_columns: tuple[str, ...] = ()
+    # Model attributes the file's columns write (for bulk updates and change detection).
+    model_attributes: tuple[str, ...] = ()
+    transient_attributes: tuple[str, ...] = ()
+
+    def __init__(self, *, kind: str = "", user=None, fast: bool = False, **kwargs):
+        """`kind` fills a missing « genre »; `fast` skips the preview's diff (bulk loads)."""
+        super().__init__(**kwargs)
+        self.default_kind = kind
+        self.user = user
+        if fast:
+            self._meta = copy.copy(self._meta)
+            self._meta.skip_diff = True
+
+    class Meta:
+        import_id_fields = ["ref"]
+        clean_model_instances = True
+        use_transactions = True
+        instance_loader_class = CachedInstanceLoader
+        report_skipped = True
+
+    # --- the run as a whole ---
+
+    def import_data(self, dataset, dry_run=False, raise_errors=False, use_transactions=None,
+                    collect_failed_rows=False, rollback_on_validation_errors=False, **kwargs):
+        """Import the dataset whole or not at all: any invalid row rolls everything back."""
+        self.user = kwargs.get("user") or self.user
+        self.first_line_offset = getattr(dataset, "first_line", 1) - 1
+        result = super().import_data(
+            dataset, dry_run=dry_run, raise_errors=raise_errors, use_transactions=True,
+            collect_failed_rows=collect_failed_rows, rollback_on_validation_errors=True,
+            **kwargs)
+        # Name rows as the file numbers them (a sheet's first data row is line 2).
+        for invalid in result.invalid_rows:
+            invalid.number = self.line(invalid.number)
+        return result
+
+    def before_import(self, dataset, **kwargs):
+        known = {f.column_name for f in self.get_import_fields()}
+        unknown = [h for h in dataset.headers if h not in known]
+        if unknown:
+            raise ImportFileError(_(
+                "Colonne(s) inconnue(s) : %(unknown)s. Colonnes possibles : %(known)s."
+            ) % {"unknown": ", ".join(unknown), "known": ", ".join(sorted(known))})
+        if "genre" in self.required_columns and self.default_kind:
+            self.fill_kind(dataset)
+        missing = [c for c in self.required_columns if c not in dataset.headers]
+        if missing:
+            raise ImportFileError(_("Colonne(s) manquante(s) : %(cols)s.") % {
+                "cols": ", ".join(missing)})
+        if "ref" not in dataset.headers:
+            dataset.append_col([""] * len(dataset), header="ref")
+        self.fill_refs(dataset)
+        self.seen_refs: dict[str, int] = {}
+        self.saved: list[tuple[object, int]] = []
+        self.rows: dict[int, dict] = {}
+        self.games = self.games_in(dataset)
+        self.errors_before = {slug: self.error_keys(validate_game(slug))
+                              for slug in self.games}
+
+    def fill_kind(self, dataset):
+        if self.default_kind not in KINDS:
+            raise ImportFileError(_("Genre « %(kind)s » inconnu.") % {"kind": self.default_kind})
+        if "genre" not in dataset.headers:
+            dataset.append_col([self.default_kind] * len(dataset), header="genre")
+            return
+        column = dataset.headers.index("genre")
+        rows = [list(r) for r in dataset]
+        for row in rows:
+            if not str(row[column] or "").strip():
+                row[column] = self.default_kind
+        self._replace_rows(dataset, rows)
+
+    @staticmethod
+    def _replace_rows(dataset, rows):
+        first_line = getattr(dataset, "first_line", 1)
+        headers = dataset.headers
+        dataset.wipe()
+        dataset.headers = headers
+        for row in rows:
+            dataset.append(row)
+        dataset.first_line = first_line
+
+    def fill_refs(self, dataset):
+        """Give rows without a ref one drawn from their content, so re-imports match."""
+        column = dataset.headers.index("ref")
+        rows = [list(r) for r in dataset]
+        missing = False
+        for row in rows:
+            if not str(row[column] or "").strip() and any(str(v or "").strip() for v in row):
+                seed = "|".join(str(v) for v in row)
+                row[column] = "i-" + hashlib.sha1(seed.encode("utf-8")).hexdigest()[:12]
+                missing = True
+        if missing:
+            self._replace_rows(dataset, rows)
+
+    def games_in(self, dataset) -> set[str]:
+        games = set()
+        if "genre" in dataset.headers:
+            widget = self.fields["kind"].widget
+            for value in dataset["genre"]:
+                try:
+                    kind = widget.clean(value)
+                except ValueError:
+                    continue
+                if kind:
+                    games.add(game_of(kind).slug)
+        return games
+
+    @staticmethod
+    def error_keys(report) -> set:
+        return {(p.target_key, p.code, str(p.message)) for p in report.errors}
+
+    # --- one row ---
+
+    def import_row(self, row, instance_loader, **kwargs):
+        if not any(str(v or "").strip() for v in row.values()):
+            result = self.get_row_result_class()()
+            result.import_type = RowResult.IMPORT_TYPE_SKIP
+            return result
+        self.rows[kwargs["row_number"]] = row
+        result = super().import_row(row, instance_loader, **kwargs)
+        if result.validation_error is not None:
+            result.validation_error = self.by_column(result.validation_error)
+        return result
+
+    def by_column(self, error: ValidationError) -> ValidationError:
+        """Key a row's errors by the file's column names instead of model attributes."""
+        columns = {f.attribute: f.column_name for f in self.get_import_fields()}
+        columns.update({"questions": "questions", NON_FIELD_ERRORS: NON_FIELD_ERRORS})
+        if not hasattr(error, "error_dict"):
+            return error
+        return ValidationError({columns.get(key, key): value
+                                for key, value in error.error_dict.items()})
+
+    def after_init_instance(self, instance, new, row, **kwargs):
+        if not new:
+            self.flatten(instance)
+        instance._import_before = None if new else self.snapshot(instance)
+
+    def flatten(self, instance):
+        """Set the transient attributes the file's extra columns map to."""
+
+    def snapshot(self, instance) -> tuple:
+        return tuple(str(getattr(instance, a, "") or "") for a in
+                     (*self.model_attributes, *self.transient_attributes))
+
+    def import_instance(self, instance, row, **kwargs):
+        number = kwargs.get("row_number", 0)
+        errors = {}
+        ref = TextWidget().clean(row.get("ref"))
+        if ref in self.seen_refs:
+            errors["ref"] = ValidationError(
+                _("La référence « %(ref)s » est déjà utilisée ligne %(line)s du fichier."),
+                code="ref_repeated", params={"ref": ref, "line": self.line(self.seen_refs[ref])})
+        self.seen_refs[ref] = number
+        try:
+            super().import_instance(instance, row, **kwargs)
+        except ValidationError as error:
+            errors.update(error.error_dict)
+        errors.update(self.import_extra(instance, row))
+        if errors:
+            raise ValidationError(errors)
+
+    first_line_offset = 0
+
+    def line(self, number: int) -> int:
+        return number + self.first_line_offset
+
+    def import_extra(self, instance, row) -> dict:
+        """Read what the model does not hold directly; return errors by column."""
+        return {}
+
+    def skip_row(self, instance, original, row, import_validation_errors=None):
+        if import_validation_errors or instance._import_before is None:
+            return False
+        return self.snapshot(instance) == instance._import_before
+
+    def validate_instance(self, instance, import_validation_errors=None, validate_unique=True):
+        errors = dict(import_validation_errors or {})
+        errors.update(self.status_errors(instance))
+        exclude = set(errors) | set(self.transient_attributes)
+        if getattr(instance, "_pending_image", None):
+            exclude.add("image")  # checked and re-encoded when the archive was read
+        try:
+            # Refs are unique by the loader and the file check; the check constraints
+            # repeat the field validators. Skipping both spares queries per row.
+            instance.full_clean(exclude=exclude, validate_unique=False,
+                                validate_constraints=False)
+        except ValidationError as error:
+            errors = error.update_error_dict(errors)
+        if errors:
+            raise ValidationError(errors)
+
+    def status_errors(self, instance) -> dict:
+        """Refuse to publish through a file what the importer may not publish by hand."""
+        if self.user is None or instance.status != Status.PUBLISHED:
+            return {}
+        if can_set_status(self.user, type(instance), Status.PUBLISHED):
+            return {}
+        before = instance._import_before
+        if before is not None and before[self.model_attributes.index("status")] == "published":
+            instance.status = Status.REVIEW  # an edit by a non-publisher goes back to review
+            return {}
+        return {"status": ValidationError(
+            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
+            code="publish_denied")}
+
+    def before_save_instance(self, instance, row, **kwargs):
+        now = timezone.now()
+        instance.updated_at = now
+        if instance.pk is None:
+            instance.created_at = now
+            instance.created_by = self.user if getattr(self.user, "pk", None) else None
+        instance.updated_by = self.user if getattr(self.user, "pk", None) else None
+
+    def after_save_instance(self, instance, row, **kwargs):
+        self.saved.append((instance, kwargs.get("row_number", 0)))
+
+    # --- the rules across rows, once every row is in ---
+
+    def after_import(self, dataset, result, **kwargs):
+        super().after_import(dataset, result, **kwargs)
+        if result.has_errors():
+            return
+        self.link(result, **kwargs)
+        row_of = {(type(obj).__name__.lower(), obj.pk): number for obj, number in self.saved}
+        first_row_of_game = {}
+        for obj, number in self.saved:
+            first_row_of_game.setdefault(obj.game.slug, number)
+        invalid = {r.number: r for r in result.invalid_rows}
+        for slug in sorted(self.games):
+            report = validate_game(slug)
+            for problem in report.errors:
+                key = (problem.target_key, problem.code, str(problem.message))
+                if key in self.errors_before[slug]:
+                    continue
+                number = row_of.get(problem.target_key)
+                column = COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS)
+                message = str(problem.message)
+                if number is None:
+                    # An error the file causes elsewhere: blame the game's first row.
+                    number = first_row_of_game.get(slug)
+                    if number is None:
+                        continue
+                    column = NON_FIELD_ERRORS
+                    if problem.target is not None:
+                        message = _("« %(other)s » (hors du fichier) : %(msg)s") % {
+                            "other": problem.target.ref, "msg": message}
+                self.add_row_error(result, invalid, number, column, message)
+
+    def link(self, result, **kwargs):
+        """Write what needs every row saved first (duel twins)."""
+
+    def add_row_error(self, result, invalid, number, column, message):
+        error = ValidationError({column: [message]})
+        if number in invalid:
+            merged = invalid[number].error.update_error_dict({})
+            merged.setdefault(column, []).append(message)
+            invalid[number].error = ValidationError(merged)
+            invalid[number].error_dict = ValidationError(merged).message_dict
+            return
+        result.append_invalid_row(number, self.rows.get(number, {}), error)
+        invalid[number] = result.invalid_rows[-1]
+
+    def iter_queryset(self, queryset):
+        for instance in super().iter_queryset(queryset):
+            self.flatten(instance)
+            yield instance
+
+
+# --- questions ----------------------------------------------------------------------------
+
+
+def _proposition_fields() -> dict:
+    found = {}
+    for column in PROPOSITION_COLUMNS:
+        found[column] = fields.Field(attribute=column, column_name=column, widget=TextWidget())
+    found["right_numbers"] = fields.Field(attribute="right_numbers", column_name="bonnes",
+                                          widget=NumbersWidget())
+    found["hidden_numbers"] = fields.Field(attribute="hidden_numbers", column_name="cachees",
+                                           widget=NumbersWidget())
+    return found
+
+
+class QuestionResource(ContentResource):
+    kind = fields.Field(attribute="kind", column_name="genre",
+                        widget=kind_widget(cards_only=False))
+    text = fields.Field(attribute="text", column_name="texte", widget=TextWidget())
+    difficulty = fields.Field(attribute="difficulty", column_name="difficulte",
+                              widget=NumberWidget(low=DIFFICULTY_MIN, high=DIFFICULTY_MAX,
+                                                  hint=_("un nombre de 1 (facile) à 5 "
+                                                         "(difficile)"), required=True))
+    theme = fields.Field(attribute="theme", column_name="theme", widget=TextWidget())
+    step = fields.Field(attribute="step", column_name="palier",
+                        widget=NumberWidget(low=1, high=15, hint=_("un palier de 1 à 15"),
+                                            required=False))
+    answer = fields.Field(attribute="answer", column_name="reponse", widget=TextWidget())
+    variants = fields.Field(attribute="variants", column_name="variantes",
+                            widget=VariantsWidget())
+    locals().update(_proposition_fields())
+    anecdote = fields.Field(attribute="anecdote", column_name="anecdote", widget=TextWidget())
+    source = fields.Field(attribute="source", column_name="source", widget=TextWidget())
+    image = ImageField(attribute="image", column_name="image", widget=ImageWidget())
+
+    required_columns = ("genre", "texte", "difficulte")
+    model_attributes = ("kind", "text", "difficulty", "theme", "step", "answer", "variants",
+                        "anecdote", "source", "image", "status")
+    transient_attributes = (*PROPOSITION_COLUMNS, "right_numbers", "hidden_numbers")
+
+    class Meta(ContentResource.Meta):
+        model = Question
+        name = _("Questions")
+        fields = ("ref", "kind", "text", "difficulty", "theme", "step", "answer", "variants",
+                  *PROPOSITION_COLUMNS, "right_numbers", "hidden_numbers", "anecdote",
+                  "source", "image", "status")
+        import_order = fields
+        export_order = fields
+        use_bulk = True
+        batch_size = 1000
+
+    def get_queryset(self):
+        return Question.objects.prefetch_related("propositions").order_by("kind", "step", "ref")
+
+    def flatten(self, instance):
+        propositions = sorted(instance.propositions.all(), key=lambda p: (p.position, p.pk))
+        for number, column in enumerate(PROPOSITION_COLUMNS, start=1):
+            text = propositions[number - 1].text if number <= len(propositions) else ""
+            setattr(instance, column, text)
+        instance.right_numbers = " ".join(
+            str(n) for n, p in enumerate(propositions, start=1) if p.is_right)
+        instance.hidden_numbers = " ".join(
+            str(n) for n, p in enumerate(propositions, start=1) if p.is_hidden)
+
+    def import_extra(self, instance, row) -> dict:
+        if not any(c in row for c in (*PROPOSITION_COLUMNS, "bonnes", "cachees")):
+            instance._propositions = None  # the file leaves them as they are
+            return {}
+        texts = [str(getattr(instance, c, "") or "") for c in PROPOSITION_COLUMNS]
+        while texts and not texts[-1]:
+            texts.pop()
+        errors = {}
+        if "" in texts:
+            gap = texts.index("") + 1
+            errors[f"proposition_{gap}"] = ValidationError(
+                _("Proposition vide entre deux propositions remplies."), code="proposition_gap")
+        for column, attribute in (("bonnes", "right_numbers"), ("cachees", "hidden_numbers")):
+            numbers = [int(n) for n in str(getattr(instance, attribute, "") or "").split()]
+            beyond = [n for n in numbers if n > len(texts)]
+            if beyond:
+                errors[column] = ValidationError(
+                    _("La proposition %(n)s n’existe pas (il y en a %(count)s)."),
+                    code="proposition_unknown", params={"n": beyond[0], "count": len(texts)})
+        right = set(str(getattr(instance, "right_numbers", "") or "").split())
+        hidden = set(str(getattr(instance, "hidden_numbers", "") or "").split())
+        instance._propositions = [
+            Proposition(position=n, text=text, is_right=str(n) in right,
+                        is_hidden=str(n) in hidden)
+            for n, text in enumerate(texts, start=1)
+        ]
+        too_long = [p for p in instance._propositions
+                    if len(p.text) > Proposition._meta.get_field("text").max_length]
+        if too_long:
+            errors[f"proposition_{too_long[0].position}"] = ValidationError(
+                _("Proposition trop longue (300 caractères au plus)."), code="max_length")
+        return errors
+
+    def before_save_instance(self, instance, row, **kwargs):
+        super().before_save_instance(instance, row, **kwargs)
+        pending = getattr(instance, "_pending_image", None)
+        if pending is not None and not kwargs.get("dry_run"):
+            store_image(pending)
+
+    def get_bulk_update_fields(self):
+        return [*self.model_attributes, "updated_at", "updated_by"]
+
+    def bulk_create(self, using_transactions, dry_run, raise_errors, batch_size=None,
+                    result=None):
+        created = list(self.create_instances)
+        super().bulk_create(using_transactions, dry_run, raise_errors, batch_size, result)
+        self.save_propositions(created, replace=False)
+
+    def bulk_update(self, using_transactions, dry_run, raise_errors, batch_size=None,
+                    result=None):
+        updated = list(self.update_instances)
+        super().bulk_update(using_transactions, dry_run, raise_errors, batch_size, result)
+        self.save_propositions(updated, replace=True)
+
+    def save_propositions(self, questions, *, replace: bool):
+        questions = [q for q in questions if getattr(q, "_propositions", None) is not None
+                     and q.pk is not None]
+        if not questions:
+            return
+        if replace:
+            Proposition.objects.filter(question__in=[q.pk for q in questions]).delete()
+        rows = []
+        for question in questions:
+            for proposition in question._propositions:
+                proposition.question_id = question.pk
+                rows.append(proposition)
+        Proposition.objects.bulk_create(rows, batch_size=2000)
+
+
+def store_image(image: BundledImage) -> None:
+    """Write a re-encoded image under its content's name (once: same bytes, same name)."""
+    name = image.storage_name
+    if default_storage.exists(name):
+        return
+    saved = default_storage.save(name, ContentFile(image.content))
+    if saved != name:
+        raise ValueError(f"image stored as {saved}, expected {name}")
+
+
+class QuestionImageResource(QuestionResource):
+    """Attach images to questions that already exist: a ZIP of « ref, image » and the files."""
+
+    required_columns = ("ref", "image")
+
+    class Meta(QuestionResource.Meta):
+        name = _("Images des questions")
+        fields = ("ref", "image")
+        import_order = fields
+        export_order = fields
+        use_bulk = False
+
+    def before_import(self, dataset, **kwargs):
+        super().before_import(dataset, **kwargs)
+        refs = [str(r or "").strip() for r in dataset["ref"]]
+        known = dict(Question.objects.filter(ref__in=refs).values_list("ref", "kind"))
+        self.games = {game_of(kind).slug for kind in known.values()}
+        self.errors_before = {slug: self.error_keys(validate_game(slug))
+                              for slug in self.games}
+
+    def import_instance(self, instance, row, **kwargs):
+        errors = {}
+        if instance.pk is None:
+            errors["ref"] = ValidationError(
+                _("Aucune question n’a la référence « %(ref)s »."), code="unknown_ref",
+                params={"ref": row.get("ref")})
+        try:
+            super().import_instance(instance, row, **kwargs)
+        except ValidationError as error:
+            errors.update(error.error_dict)
+        if errors:
+            raise ValidationError(errors)
+
+    def save_instance(self, instance, is_create, row, **kwargs):
+        self.before_save_instance(instance, row, **kwargs)
+        instance.save(update_fields=["image", "updated_at", "updated_by"])
+        self.after_save_instance(instance, row, **kwargs)
+
+
+# --- cards --------------------------------------------------------------------------------
+
+
+class CardResource(ContentResource):
+    kind = fields.Field(attribute="kind", column_name="genre",
+                        widget=kind_widget(cards_only=True))
+    title = fields.Field(attribute="title", column_name="titre", widget=TextWidget())
+    colour = fields.Field(attribute="colour", column_name="couleur", widget=TextWidget())
+    pair_ref = fields.Field(attribute="pair_ref", column_name="paire", widget=TextWidget())
+    question_refs = fields.Field(attribute="question_refs", column_name="questions",
+                                 widget=TextWidget())
+
+    required_columns = ("genre", "questions")
+    model_attributes = ("kind", "title", "colour", "status")
+    transient_attributes = ("pair_ref", "question_refs")
+
+    class Meta(ContentResource.Meta):
+        model = Card
+        name = _("Cartes")
+        fields = ("ref", "kind", "title", "colour", "pair_ref", "question_refs", "status")
+        import_order = fields
+        export_order = fields
+
+    def get_queryset(self):
+        return (Card.objects.select_related("pair")
+                .prefetch_related("slots__question").order_by("kind", "ref"))
+
+    def flatten(self, instance):
+        instance.pair_ref = instance.pair.ref if instance.pair_id else ""
+        instance.question_refs = " ".join(s.question.ref for s in instance.ordered_slots())
+
+    def before_import(self, dataset, **kwargs):
+        super().before_import(dataset, **kwargs)
+        wanted = set()
+        if "questions" in dataset.headers:
+            for value in dataset["questions"]:
+                wanted.update(self.split_refs(value))
+        self.questions = {q.ref: q for q in Question.objects.filter(ref__in=wanted)}
+        self.card_of_question = dict(
+            CardQuestion.objects.filter(question__ref__in=wanted)
+            .values_list("question__ref", "card__ref"))
+        self.file_cards = set()
+        if "ref" in dataset.headers:
+            self.file_cards = {str(r or "").strip() for r in dataset["ref"]}
+        self.claimed: dict[str, str] = {}  # question ref -> card ref, in this file
+        self.pairs: list[tuple[Card, str, int]] = []
+
+    @staticmethod
+    def split_refs(value) -> list[str]:
+        return str(value or "").replace(",", " ").replace(";", " ").split()
+
+    def import_extra(self, instance, row) -> dict:
+        refs = self.split_refs(getattr(instance, "question_refs", ""))
+        instance.question_refs = " ".join(refs)
+        errors = []
+        unknown = [r for r in refs if r not in self.questions]
+        if unknown:
+            errors.append(_("Question(s) inconnue(s) : %(refs)s.") % {"refs": ", ".join(unknown)})
+        repeated = sorted({r for r in refs if refs.count(r) > 1})
+        if repeated:
+            errors.append(_("Question répétée : %(refs)s.") % {"refs": ", ".join(repeated)})
+        for ref in refs:
+            holder = self.claimed.get(ref)
+            if holder and holder != instance.ref:
+                errors.append(_("La question « %(q)s » est déjà sur la carte « %(card)s » "
+                                "du fichier.") % {"q": ref, "card": holder})
+                continue
+            current = self.card_of_question.get(ref)
+            if current and current != instance.ref and current not in self.file_cards:
+                errors.append(_("La question « %(q)s » est déjà sur la carte « %(card)s ».")
+                              % {"q": ref, "card": current})
+            self.claimed[ref] = instance.ref
+        if errors:
+            return {"questions": ValidationError(errors, code="questions")}
+        return {}
+
+    def after_save_instance(self, instance, row, **kwargs):
+        super().after_save_instance(instance, row, **kwargs)
+        refs = instance.question_refs.split()
+        wanted = [self.questions[r].pk for r in refs]
+        current = [s.question_id for s in instance.ordered_slots()] if instance.pk else []
+        if current != wanted:
+            CardQuestion.objects.filter(card=instance).delete()
+            CardQuestion.objects.filter(question_id__in=wanted).delete()
+            CardQuestion.objects.bulk_create(
+                CardQuestion(card=instance, question_id=pk, position=n)
+                for n, pk in enumerate(wanted, start=1))
+        if "paire" in row:
+            self.pairs.append((instance, instance.pair_ref, kwargs.get("row_number", 0)))
+
+    def link(self, result, **kwargs):
+        """Make duel twins point at each other, whichever row names the pair."""
+        refs = {ref for _card, ref, _n in self.pairs if ref}
+        partners = {c.ref: c for c in Card.objects.filter(ref__in=refs)}
+        invalid = {r.number: r for r in result.invalid_rows}
+        for card, ref, number in self.pairs:
+            partner = partners.get(ref) if ref else None
+            if ref and partner is None:
+                self.add_row_error(result, invalid, number, "paire", _(
+                    "Aucune carte n’a la référence « %(ref)s ».") % {"ref": ref})
+                continue
+            if partner is not None and partner.pk == card.pk:
+                self.add_row_error(result, invalid, number, "paire", _(
+                    "Une carte ne peut pas être sa propre jumelle."))
+                continue
+            if partner is None:
+                # A cleared pair frees the former twin too.
+                Card.objects.filter(pair=card).update(pair=None)
+                Card.objects.filter(pk=card.pk).update(pair=None)
+                continue
+            Card.objects.filter(pair__in=[card, partner]).exclude(
+                pk__in=[card.pk, partner.pk]).update(pair=None)
+            Card.objects.filter(pk=card.pk).update(pair=partner)
+            Card.objects.filter(pk=partner.pk).update(pair=card)
+
+RESOURCES = {"questions": QuestionResource, "images": QuestionImageResource,
+             "cartes": CardResource}
