@@ -78,7 +78,8 @@ class PlateauImportExportMixin(ImportExportMixin):
 
     def get_import_resource_kwargs(self, request, **kwargs):
         form = kwargs.get("form")
-        kind = form.cleaned_data.get("kind", "") if form is not None else ""
+        cleaned = getattr(form, "cleaned_data", None) or {}
+        kind = cleaned.get("kind", "")
         return {"kind": kind or "", "user": request.user}
 
     def get_export_resource_kwargs(self, request, **kwargs):

@@ -16,6 +16,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 from import_export.instance_loaders import CachedInstanceLoader
 from import_export.results import RowResult
@@ -121,7 +122,7 @@ def kind_widget(*, cards_only: bool) -> ChoiceWidget:
              if kind.is_card or not cards_only}
     words = {normalise_header(slug): slug for slug in kinds}
     words.update({normalise_header(str(kind.label)): slug for slug, kind in kinds.items()})
-    return ChoiceWidget(words, {slug: slug for slug in kinds}, what=_("Genre"))
+    return ChoiceWidget(words, {slug: slug for slug in kinds}, what=gettext_lazy("Genre"))
 
 
 class VariantsWidget(TextWidget):
@@ -191,7 +192,7 @@ class ImageField(fields.Field):
 def status_field() -> fields.Field:
     words = dict(STATUS_WORDS)
     return fields.Field(attribute="status", column_name="statut",
-                        widget=ChoiceWidget(words, STATUS_EXPORT, what=_("Statut")))
+                        widget=ChoiceWidget(words, STATUS_EXPORT, what=gettext_lazy("Statut")))
 
 
 # --- what questions and cards share -------------------------------------------------------
@@ -495,12 +496,12 @@ class QuestionResource(ContentResource):
     text = fields.Field(attribute="text", column_name="texte", widget=TextWidget())
     difficulty = fields.Field(attribute="difficulty", column_name="difficulte",
                               widget=NumberWidget(low=DIFFICULTY_MIN, high=DIFFICULTY_MAX,
-                                                  hint=_("un nombre de 1 (facile) à 5 "
-                                                         "(difficile)"), required=True))
+                                                  hint=gettext_lazy("un nombre de 1 (facile) à 5 "
+                                                                    "(difficile)"), required=True))
     theme = fields.Field(attribute="theme", column_name="theme", widget=TextWidget())
     step = fields.Field(attribute="step", column_name="palier",
-                        widget=NumberWidget(low=1, high=15, hint=_("un palier de 1 à 15"),
-                                            required=False))
+                        widget=NumberWidget(low=1, high=15, required=False,
+                                            hint=gettext_lazy("un palier de 1 à 15")))
     answer = fields.Field(attribute="answer", column_name="reponse", widget=TextWidget())
     variants = fields.Field(attribute="variants", column_name="variantes",
                             widget=VariantsWidget())
@@ -516,7 +517,7 @@ class QuestionResource(ContentResource):
 
     class Meta(ContentResource.Meta):
         model = Question
-        name = _("Questions")
+        name = gettext_lazy("Questions")
         fields = ("ref", "kind", "text", "difficulty", "theme", "step", "answer", "variants",
                   *PROPOSITION_COLUMNS, "right_numbers", "hidden_numbers", "anecdote",
                   "source", "image", "status")
@@ -623,7 +624,7 @@ class QuestionImageResource(QuestionResource):
     required_columns = ("ref", "image")
 
     class Meta(QuestionResource.Meta):
-        name = _("Images des questions")
+        name = gettext_lazy("Images des questions")
         fields = ("ref", "image")
         import_order = fields
         export_order = fields
@@ -674,7 +675,7 @@ class CardResource(ContentResource):
 
     class Meta(ContentResource.Meta):
         model = Card
-        name = _("Cartes")
+        name = gettext_lazy("Cartes")
         fields = ("ref", "kind", "title", "colour", "pair_ref", "question_refs", "status")
         import_order = fields
         export_order = fields
