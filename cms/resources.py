@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 from import_export.instance_loaders import CachedInstanceLoader
-from import_export.results import RowResult
 
 from .formats import BundledImage, ImportFileError, normalise_header
 from .games import KINDS, game_of
@@ -322,9 +321,8 @@ class ContentResource(resources.ModelResource):
 
     def import_row(self, row, instance_loader, **kwargs):
         if not any(str(v or "").strip() for v in row.values()):
-            result = self.get_row_result_class()()
-            result.import_type = RowResult.IMPORT_TYPE_SKIP
-            return result
+            # A blank line between rows: neither new, changed nor unchanged.
+            return self.get_row_result_class()()
         self.rows[kwargs["row_number"]] = row
         result = super().import_row(row, instance_loader, **kwargs)
         if result.validation_error is not None:
