@@ -10,8 +10,9 @@ from django.utils.translation import gettext_lazy
 from import_export.admin import ImportExportMixin
 from import_export.forms import ConfirmImportForm, ImportForm
 
-from .formats import EXPORT_FORMATS, IMPORT_FORMATS, MEGABYTE, ImportFileError
+from .formats import EXPORT_FORMATS, IMPORT_FORMATS, ImportFileError
 from .games import GAMES
+from .validators import megabytes
 
 
 def kind_choices(*, cards_only: bool):
@@ -41,8 +42,7 @@ class PlateauImportForm(ImportForm):
             raise forms.ValidationError(
                 _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
                 code="file_too_large",
-                params={"size": round(upload.size / MEGABYTE, 1),
-                        "max": round(limit / MEGABYTE, 1)})
+                params={"size": megabytes(upload.size), "max": megabytes(limit)})
         return upload
 
 
@@ -114,7 +114,9 @@ class PlateauImportExportMixin(ImportExportMixin):
             context.update(self.admin_site.each_context(request))
             context.update({
                 "title": _("Importer"), "result": result, "opts": self.model._meta,
-                "form": self.create_import_form(request),
+                "form": self.import_form_class(
+                    self.get_import_formats(), self.get_import_resource_classes(request),
+                    cards_only=self.cards_only),
                 "import_error_display": self.import_error_display,
             })
             request.current_app = self.admin_site.name

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy
 from import_export.formats.base_formats import Format
 from PIL import Image, UnidentifiedImageError
 
-from .validators import IMAGE_FORMATS, MEGABYTE
+from .validators import IMAGE_FORMATS, megabytes
 
 # A cell a spreadsheet could run as a formula starts with one of these.
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -52,7 +52,8 @@ def neutralise(value):
 def restore(value):
     """Undo `neutralise` on a cell read back from a spreadsheet file."""
     if (isinstance(value, str) and len(value) > 1 and value[0] == QUOTE
-            and value[1] in (*FORMULA_TRIGGERS, QUOTE)):
+            and value[1] in (*FORMULA_TRIGGERS, QUOTE, "\n")):
+        # "\n": spreadsheets store a leading carriage return as a line feed.
         return value[1:]
     return value
 
@@ -67,8 +68,7 @@ def _check_size(data: bytes, limit: int, label: str) -> None:
     if len(data) > limit:
         raise ImportFileError(_(
             "Le fichier %(label)s pèse %(size)s Mo ; le maximum est %(max)s Mo."
-        ) % {"label": label, "size": round(len(data) / MEGABYTE, 1),
-             "max": round(limit / MEGABYTE, 1)})
+        ) % {"label": label, "size": megabytes(len(data)), "max": megabytes(limit)})
 
 
 def _is_blank(values) -> bool:
@@ -332,7 +332,7 @@ def _check_archive(data: bytes, message: str) -> zipfile.ZipFile:
     if unpacked > limit:
         raise ImportFileError(_(
             "Une fois décompressé, ce fichier ferait %(size)s Mo ; le maximum est %(max)s Mo."
-        ) % {"size": round(unpacked / MEGABYTE), "max": round(limit / MEGABYTE)})
+        ) % {"size": megabytes(unpacked), "max": megabytes(limit)})
     return archive
 
 
@@ -433,6 +433,7 @@ def reencode_image(content: bytes, path: str) -> BundledImage:
                      "max": round(max_pixels / 1_000_000, 1)})
             image_format = image.format
             image.load()
+            image.info = {}  # comments, EXIF, profiles: nothing of the upload but pixels
             if image_format == "JPEG" and image.mode not in ("RGB", "L"):
                 image = image.convert("RGB")
             extension, options = REENCODE[image_format]
@@ -529,8 +530,8 @@ class ZIPFormat(SafeFormat):
         if info.file_size > limit:
             raise ImportFileError(_(
                 "Ligne %(line)s, image « %(name)s » : %(size)s Mo ; le maximum est %(max)s Mo."
-            ) % {"line": number, "name": name, "size": round(info.file_size / MEGABYTE, 1),
-                 "max": round(limit / MEGABYTE, 1)})
+            ) % {"line": number, "name": name, "size": megabytes(info.file_size),
+                 "max": megabytes(limit)})
         with archive.open(info) as member:
             content = member.read(limit + 1)
         if len(content) > limit:

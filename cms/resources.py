@@ -60,7 +60,7 @@ class TextWidget(widgets.Widget):
             return ""
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        return str(value).strip()
+        return str(value).strip(" ")
 
     def render(self, value, obj=None, **kwargs):
         return "" if value is None else str(value)
@@ -232,6 +232,15 @@ class ContentResource(resources.ModelResource):
         """Import the dataset whole or not at all: any invalid row rolls everything back."""
         self.user = kwargs.get("user") or self.user
         self.first_line_offset = getattr(dataset, "first_line", 1) - 1
+        self.written_images: list[str] = []
+        try:
+            self.check_columns(dataset)
+        except ImportFileError as error:
+            # A file whose columns are wrong is refused whole, before any row is read.
+            result = self.get_result_class()()
+            result.total_rows = len(dataset)
+            result.append_base_error(self.get_error_result_class()(error))
+            return result
         result = super().import_data(
             dataset, dry_run=dry_run, raise_errors=raise_errors, use_transactions=True,
             collect_failed_rows=collect_failed_rows, rollback_on_validation_errors=True,
@@ -239,9 +248,14 @@ class ContentResource(resources.ModelResource):
         # Name rows as the file numbers them (a sheet's first data row is line 2).
         for invalid in result.invalid_rows:
             invalid.number = self.line(invalid.number)
+        if result.has_errors() or result.has_validation_errors():
+            # The database rolled back: the images this run stored belong to nothing.
+            for name in self.written_images:
+                default_storage.delete(name)
         return result
 
-    def before_import(self, dataset, **kwargs):
+    def check_columns(self, dataset):
+        """Refuse unknown or missing columns; fill in the importer's default kind."""
         known = {f.column_name for f in self.get_import_fields()}
         unknown = [h for h in dataset.headers if h not in known]
         if unknown:
@@ -257,6 +271,8 @@ class ContentResource(resources.ModelResource):
         if "ref" not in dataset.headers:
             dataset.append_col([""] * len(dataset), header="ref")
         self.fill_refs(dataset)
+
+    def before_import(self, dataset, **kwargs):
         self.seen_refs: dict[str, int] = {}
         self.saved: list[tuple[object, int]] = []
         self.rows: dict[int, dict] = {}
@@ -443,6 +459,10 @@ class ContentResource(resources.ModelResource):
                 number = row_of.get(problem.target_key)
                 column = COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS)
                 message = str(problem.message)
+                if number is None and problem.step is not None:
+                    number = next((n for obj, n in self.saved
+                                   if getattr(obj, "step", None) == problem.step
+                                   and obj.game.slug == slug), None)
                 if number is None:
                     # An error the file causes elsewhere: blame the game's first row.
                     number = first_row_of_game.get(slug)
@@ -527,6 +547,35 @@ class QuestionResource(ContentResource):
     def get_queryset(self):
         return Question.objects.prefetch_related("propositions").order_by("kind", "step", "ref")
 
+    def check_columns(self, dataset):
+        super().check_columns(dataset)
+        if "palier" not in dataset.headers and {"genre", "difficulte"} <= set(dataset.headers):
+            self.fill_steps(dataset)
+
+    def fill_steps(self, dataset):
+        """Give ladder questions from a file without « palier » (a public bank) a step that
+        fits their difficulty, spread over the steps by their ref."""
+        kinds, refs = dataset["genre"], dataset["ref"]
+        difficulties = dataset["difficulte"]
+        steps = []
+        for kind, ref, difficulty in zip(kinds, refs, difficulties, strict=True):
+            spec = KINDS.get(str(kind or "").strip())
+            step = ""
+            if spec is not None and spec[1].ladder:
+                try:
+                    level = int(str(difficulty).strip())
+                except ValueError:
+                    level = None  # the difficulty column reports it
+                fitting = [s.number for s in spec[0].ladder
+                           if level is not None and s.difficulty_band[0] <= level
+                           <= s.difficulty_band[1]]
+                if fitting:
+                    seed = int(hashlib.sha1(str(ref).encode()).hexdigest(), 16)
+                    step = fitting[seed % len(fitting)]
+            steps.append(step)
+        if any(steps):
+            dataset.append_col(steps, header="palier")
+
     def flatten(self, instance):
         propositions = sorted(instance.propositions.all(), key=lambda p: (p.position, p.pk))
         for number, column in enumerate(PROPOSITION_COLUMNS, start=1):
@@ -573,8 +622,8 @@ class QuestionResource(ContentResource):
     def before_save_instance(self, instance, row, **kwargs):
         super().before_save_instance(instance, row, **kwargs)
         pending = getattr(instance, "_pending_image", None)
-        if pending is not None and not kwargs.get("dry_run"):
-            store_image(pending)
+        if pending is not None and not kwargs.get("dry_run") and store_image(pending):
+            self.written_images.append(pending.storage_name)
 
     def get_bulk_update_fields(self):
         return [*self.model_attributes, "updated_at", "updated_by"]
@@ -606,14 +655,15 @@ class QuestionResource(ContentResource):
         Proposition.objects.bulk_create(rows, batch_size=2000)
 
 
-def store_image(image: BundledImage) -> None:
-    """Write a re-encoded image under its content's name (once: same bytes, same name)."""
+def store_image(image: BundledImage) -> bool:
+    """Write a re-encoded image under its content's name, once; tell whether it was new."""
     name = image.storage_name
     if default_storage.exists(name):
-        return
+        return False
     saved = default_storage.save(name, ContentFile(image.content))
     if saved != name:
         raise ValueError(f"image stored as {saved}, expected {name}")
+    return True
 
 
 class QuestionImageResource(QuestionResource):
@@ -749,6 +799,7 @@ class CardResource(ContentResource):
         """Make duel twins point at each other, whichever row names the pair."""
         refs = {ref for _card, ref, _n in self.pairs if ref}
         partners = {c.ref: c for c in Card.objects.filter(ref__in=refs)}
+        named = refs | {card.ref for card, ref, _n in self.pairs if ref}
         invalid = {r.number: r for r in result.invalid_rows}
         for card, ref, number in self.pairs:
             partner = partners.get(ref) if ref else None
@@ -761,6 +812,8 @@ class CardResource(ContentResource):
                     "Une carte ne peut pas être sa propre jumelle."))
                 continue
             if partner is None:
+                if card.ref in named:
+                    continue  # the other row of the pair names it
                 # A cleared pair frees the former twin too.
                 Card.objects.filter(pair=card).update(pair=None)
                 Card.objects.filter(pk=card.pk).update(pair=None)

@@ -43,6 +43,7 @@ class Problem:
     message: str
     target: Question | Card | None
     game: str
+    step: int | None = None  # a ladder problem's step, when it is about one
 
     @property
     def is_error(self) -> bool:
@@ -261,7 +262,7 @@ def check_ladder(game: GameSpec, questions: list[Question]) -> list[Problem]:
                 "(%(low_amount)s, difficulté moyenne %(low_avg)s)."
             ) % {"up": upper, "up_amount": euros(up.amount), "up_avg": average(by_step[upper]),
                  "low": lower, "low_amount": euros(low.amount),
-                 "low_avg": average(by_step[lower])}, None, game.slug))
+                 "low_avg": average(by_step[lower])}, None, game.slug, step=upper))
     return problems
 
 

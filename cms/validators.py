@@ -2,10 +2,16 @@
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from PIL import Image, UnidentifiedImageError
 
 MEGABYTE = 1_048_576
+
+
+def megabytes(size: int) -> str:
+    """Return a byte count in megabytes as French text shows it: « 4,8 »."""
+    return number_format(size / MEGABYTE, decimal_pos=1 if size >= MEGABYTE // 10 else 2)
 IMAGE_FORMATS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
 
 
@@ -24,7 +30,7 @@ def validate_question_image(file) -> None:
         raise ValidationError(
             _("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
             code="image_too_heavy",
-            params={"size": round(size / MEGABYTE, 1), "max": round(max_bytes / MEGABYTE, 1)},
+            params={"size": megabytes(size), "max": megabytes(max_bytes)},
         )
     position = file.tell() if hasattr(file, "tell") else 0
     try:
