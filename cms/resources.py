@@ -283,13 +283,16 @@ class ContentResource(resources.ModelResource):
     def fill_kind(self, dataset):
         if self.default_kind not in KINDS:
             raise ImportFileError(_("Genre « %(kind)s » inconnu.") % {"kind": self.default_kind})
+        # Blank lines stay blank: they are skipped, not imported as empty questions.
+        filled = [any(str(v or "").strip() for v in row) for row in dataset]
         if "genre" not in dataset.headers:
-            dataset.append_col([self.default_kind] * len(dataset), header="genre")
+            dataset.append_col([self.default_kind if f else "" for f in filled],
+                               header="genre")
             return
         column = dataset.headers.index("genre")
         rows = [list(r) for r in dataset]
-        for row in rows:
-            if not str(row[column] or "").strip():
+        for row, is_filled in zip(rows, filled, strict=True):
+            if is_filled and not str(row[column] or "").strip():
                 row[column] = self.default_kind
         self._replace_rows(dataset, rows)
 

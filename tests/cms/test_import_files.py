@@ -1236,3 +1236,18 @@ def test_the_import_command_refuses_a_file_of_unknown_type(db, tmp_path):
     error, _stderr = failed_import_command(tmp_path, "questions.txt", b"texte", "questions")
 
     assert "--format" in str(error)
+
+
+def test_blank_lines_stay_blank_when_the_importer_supplies_the_kind(db):
+    data = ("texte;difficulte;proposition_1;proposition_2;proposition_3;proposition_4;bonnes;"
+            "reponse\n"
+            "Quelle est la capitale de l’Italie ?;1;Rome;Milan;Turin;Naples;1;Rome\n"
+            ";;;;;;;\n"
+            "Quelle est la capitale de l’Espagne ?;1;Madrid;Séville;Valence;Bilbao;1;Madrid\n")
+
+    result = QuestionResource(kind="qualifs").import_data(
+        CSVFormat().create_dataset(data.encode("utf-8")))
+
+    assert not result.has_errors() and not result.has_validation_errors()
+    assert result.totals["new"] == 2
+    assert Question.objects.filter(kind="qualifs").count() == 2
