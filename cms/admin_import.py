@@ -12,6 +12,7 @@ from import_export.forms import ConfirmImportForm, ImportForm
 
 from .formats import EXPORT_FORMATS, IMPORT_FORMATS, ImportFileError
 from .games import GAMES
+from .importing import keep_in_revision
 from .validators import megabytes
 
 
@@ -97,10 +98,7 @@ class PlateauImportExportMixin(ImportExportMixin):
             reversion.set_user(request.user)
             reversion.set_comment(_("Import du fichier « %(name)s »") % {"name": name})
             result = super().process_dataset(dataset, form, request, **kwargs)
-            if not result.has_errors() and not result.has_validation_errors():
-                for row in result.rows:
-                    if row.instance is not None and row.instance.pk is not None:
-                        reversion.add_to_revision(row.instance)
+            keep_in_revision(result)
         return result
 
     def process_result(self, result, request):

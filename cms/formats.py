@@ -122,6 +122,18 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
     return dataset
 
 
+def replace_rows(dataset: tablib.Dataset, rows) -> tablib.Dataset:
+    """Put these rows in place of the dataset's own, keeping its headers and line numbers."""
+    first_line = getattr(dataset, "first_line", 1)
+    headers = dataset.headers
+    dataset.wipe()
+    dataset.headers = headers
+    for row in rows:
+        dataset.append(row)
+    dataset.first_line = first_line
+    return dataset
+
+
 # --- CSV ----------------------------------------------------------------------------------
 
 BOMS = {
@@ -510,9 +522,7 @@ class ZIPFormat(SafeFormat):
                     archive, members, base, name, number)
                 images[name] = row[column]
             rows.append(row)
-        bundled = tablib.Dataset(*rows, headers=dataset.headers)
-        bundled.first_line = dataset.first_line
-        return bundled
+        return replace_rows(dataset, rows)
 
     @staticmethod
     def read_image(archive, members, base, name, number) -> BundledImage:

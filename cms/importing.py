@@ -36,11 +36,18 @@ def import_dataset(resource, dataset, *, dry_run: bool, comment: str):
         reversion.set_comment(comment)
         result = resource.import_data(dataset, dry_run=dry_run,
                                       retain_instance_in_row_result=True)
-        if not dry_run and not failed(result):
-            for row in result.rows:
-                if row.instance is not None and row.instance.pk is not None:
-                    reversion.add_to_revision(row.instance)
+        if not dry_run:
+            keep_in_revision(result)
     return result
+
+
+def keep_in_revision(result) -> None:
+    """Add what a successful import wrote to the revision being recorded."""
+    if failed(result):
+        return
+    for row in result.rows:
+        if row.instance is not None and row.instance.pk is not None:
+            reversion.add_to_revision(row.instance)
 
 
 def failed(result) -> bool:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 from import_export.instance_loaders import CachedInstanceLoader
 
-from .formats import BundledImage, ImportFileError, normalise_header
+from .formats import BundledImage, ImportFileError, normalise_header, replace_rows
 from .games import KINDS, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .models import Card, CardQuestion, Proposition, Question, Status
@@ -294,17 +294,7 @@ class ContentResource(resources.ModelResource):
         for row, is_filled in zip(rows, filled, strict=True):
             if is_filled and not str(row[column] or "").strip():
                 row[column] = self.default_kind
-        self._replace_rows(dataset, rows)
-
-    @staticmethod
-    def _replace_rows(dataset, rows):
-        first_line = getattr(dataset, "first_line", 1)
-        headers = dataset.headers
-        dataset.wipe()
-        dataset.headers = headers
-        for row in rows:
-            dataset.append(row)
-        dataset.first_line = first_line
+        replace_rows(dataset, rows)
 
     def fill_refs(self, dataset):
         """Give rows without a ref one drawn from their content, so re-imports match."""
@@ -317,7 +307,7 @@ class ContentResource(resources.ModelResource):
                 row[column] = "i-" + hashlib.sha1(seed.encode("utf-8")).hexdigest()[:12]
                 missing = True
         if missing:
-            self._replace_rows(dataset, rows)
+            replace_rows(dataset, rows)
 
     def games_in(self, dataset) -> set[str]:
         games = set()

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from cms.formats import JSONFormat, ZIPFormat
+from cms.formats import JSONFormat, ZIPFormat, replace_rows
 from cms.importing import describe_failure, failed, import_dataset, summary
 from cms.models import Card, Question
 from cms.resources import CardResource, QuestionResource
@@ -34,15 +34,8 @@ def bundle(folder: Path, sheet: Path) -> bytes:
 def without_known(dataset, model):
     """Drop the rows whose ref the database already holds."""
     known = set(model.objects.filter(ref__in=dataset["ref"]).values_list("ref", flat=True))
-    keep = [row for row in dataset.dict if row["ref"] not in known]
-    first_line = dataset.first_line
-    headers = dataset.headers
-    dataset.wipe()
-    dataset.headers = headers
-    for row in keep:
-        dataset.append([row[h] for h in headers])
-    dataset.first_line = first_line
-    return dataset
+    return replace_rows(dataset, [[row[h] for h in dataset.headers] for row in dataset.dict
+                                  if row["ref"] not in known])
 
 
 class Command(BaseCommand):
