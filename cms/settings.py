@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "reversion",
     "cms",
+    "printing",
     "import_export",  # after cms, whose import and export commands extend the library's
 ]
 

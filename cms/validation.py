@@ -366,8 +366,8 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
 
 # --- rules other layers add ---------------------------------------------------------------
 
-# Each takes (game, cards, questions) and returns problems; printing registers "does it fit".
-EXTRA_RULES: list[Callable[[GameSpec, list[Card], list[Question]], list[Problem]]] = []
+# Each takes a game's loaded content and returns problems; printing registers "does it fit".
+EXTRA_RULES: list[Callable[[GameContent], list[Problem]]] = []
 
 
 def register_rule(rule):
@@ -483,7 +483,7 @@ def check_game(content: GameContent) -> Report:
     report.problems.extend(check_duplicates(game, content.questions))
     report.problems.extend(check_coverage(game, content.cards, content.questions))
     for rule in EXTRA_RULES:
-        report.problems.extend(rule(game, content.cards, content.questions))
+        report.problems.extend(rule(content))
     return report
 
 

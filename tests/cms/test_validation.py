@@ -736,9 +736,9 @@ def test_validate_game_runs_a_registered_rule(extra_rules):
     seen = []
 
     @register_rule
-    def house_rule(game, cards, questions):
-        seen.append((game.slug, len(cards), len(questions)))
-        return [Problem("house_rule", WARNING, "Règle maison.", None, game.slug)]
+    def house_rule(content):
+        seen.append((content.game.slug, len(content.cards), len(content.questions)))
+        return [Problem("house_rule", WARNING, "Règle maison.", None, content.game.slug)]
 
     make_card("coup-fatal")
     report = validate_game("douze-coups")
@@ -748,16 +748,17 @@ def test_validate_game_runs_a_registered_rule(extra_rules):
 
 
 def test_a_registered_rule_error_counts_among_the_errors(extra_rules):
-    register_rule(lambda game, cards, questions: [
-        Problem("does_not_fit", ERROR, "Ne tient pas.", card, game.slug) for card in cards])
+    register_rule(lambda content: [
+        Problem("does_not_fit", ERROR, "Ne tient pas.", card, content.game.slug)
+        for card in content.cards])
     card = make_card("coup-fatal")
     assert severities_of(card, "does_not_fit") == {ERROR}
     assert "does_not_fit" in {p.code for p in validate_game("douze-coups").errors}
 
 
 def test_registering_a_rule_twice_runs_it_once(extra_rules):
-    def rule(game, cards, questions):
-        return [Problem("once", WARNING, "Une fois.", None, game.slug)]
+    def rule(content):
+        return [Problem("once", WARNING, "Une fois.", None, content.game.slug)]
 
     assert register_rule(rule) is rule
     register_rule(rule)

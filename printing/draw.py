@@ -1,0 +1,237 @@
+"""Pens: what a face-drawing function holds. One draws on a canvas, one only measures.
+
+A face function is written once, `front(pen, item)`, and runs twice: with a
+`MeasurePen` when validation asks whether the text fits (no canvas, no PDF), and with a
+`CanvasPen` when printing. Coordinates are millimetres from the face's bottom-left
+corner; the pen turns them into points.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+
+from . import text as typo
+from .sheets import SAFE_INSET, Rect
+
+BLACK = "#1b1b1b"
+WHITE = "#ffffff"
+
+
+class TextDoesNotFit(Exception):
+    """Raised when printing meets text that validation should have refused."""
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Something a face cannot print: which text, and why."""
+
+    code: str  # "text_overflow" or "glyph_missing"
+    label: str  # which box: "question", "proposition B", …
+    detail: str = ""  # the characters that cannot be drawn
+
+
+def colour(value: str):
+    return HexColor(value)
+
+
+class Pen:
+    """What every pen offers: the face's size, its safe zone and fitted text."""
+
+    def __init__(self, w: float, h: float, bleed: float = 0.0):
+        self.w = w
+        self.h = h
+        self.bleed = bleed
+
+    @property
+    def box(self) -> Rect:
+        return Rect(0, 0, self.w, self.h)
+
+    @property
+    def safe(self) -> Rect:
+        """Where text may go: SAFE_INSET inside the trim, so a slightly off cut spares it."""
+        return self.box.inset(SAFE_INSET)
+
+    def fit(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
+            font: str = typo.REGULAR, french: bool = True, label: str = "",
+            max_lines: int = 0) -> typo.Fitted | None:
+        """Return the text fitted into `rect`, or report it and return None."""
+        value = typo.french(value) if french else typo.printable(value)
+        missing = typo.missing_glyphs(value, font)
+        if missing:
+            self.report(Issue("glyph_missing", label, "".join(missing)))
+            return None
+        fitted = typo.fit(value, font, size, rect.w * mm, rect.h * mm, min_size, max_lines)
+        if fitted is None:
+            self.report(Issue("text_overflow", label))
+        return fitted
+
+    def text(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
+             font: str = typo.REGULAR, align: str = "left", valign: str = "top",
+             fill: str = BLACK, french: bool = True, label: str = "",
+             max_lines: int = 0) -> typo.Fitted | None:
+        """Fit `value` into `rect` (shrinking down to `min_size`) and draw it."""
+        fitted = self.fit(value, rect, size=size, min_size=min_size, font=font, french=french,
+                          label=label, max_lines=max_lines)
+        if fitted is not None:
+            self.draw_fitted(fitted, rect, align=align, valign=valign, fill=fill)
+        return fitted
+
+    def report(self, issue: Issue) -> None:
+        raise NotImplementedError
+
+    def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
+        raise NotImplementedError
+
+
+class _Nothing:
+    """A canvas that draws nothing: measuring needs no picture."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+class MeasurePen(Pen):
+    """Runs a face function without a canvas and collects what cannot be printed."""
+
+    def __init__(self, w: float, h: float, bleed: float = 0.0):
+        super().__init__(w, h, bleed)
+        self.issues: list[Issue] = []
+        self.canvas = _Nothing()
+
+    def report(self, issue: Issue) -> None:
+        self.issues.append(issue)
+
+    def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
+        pass
+
+    def __getattr__(self, name):
+        # Shapes, images and backgrounds draw nothing while measuring.
+        if name in CanvasPen.DRAWING:
+            return lambda *args, **kwargs: None
+        raise AttributeError(name)
+
+
+class CanvasPen(Pen):
+    """Draws on a ReportLab canvas whose origin is the face's bottom-left corner."""
+
+    DRAWING = frozenset({"rect", "line", "circle", "polygon", "image", "background",
+                         "centred", "dashed_rect"})
+
+    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0):
+        super().__init__(w, h, bleed)
+        self.canvas = canvas
+
+    def report(self, issue: Issue) -> None:
+        raise TextDoesNotFit(f"{issue.code}: {issue.label} {issue.detail}".strip())
+
+    def draw_fitted(self, fitted, rect, *, align="left", valign="top", fill=BLACK) -> None:
+        c = self.canvas
+        c.setFillColor(colour(fill))
+        c.setFont(fitted.font, fitted.size)
+        height = fitted.leading * (len(fitted.lines) - 1) + fitted.size
+        if valign == "top":
+            top = rect.top * mm
+        elif valign == "middle":
+            top = (rect.y * mm) + (rect.h * mm + height) / 2
+        else:
+            top = rect.y * mm + height
+        # The first baseline sits one ascent (about 0.8 em) under the top of the block.
+        y = top - fitted.size * 0.8
+        x_left, x_right = rect.x * mm, rect.right * mm
+        for line in fitted.lines:
+            if align == "centre":
+                c.drawCentredString((x_left + x_right) / 2, y, line)
+            elif align == "right":
+                c.drawRightString(x_right, y, line)
+            else:
+                c.drawString(x_left, y, line)
+            y -= fitted.leading
+
+    def centred(self, value: str, x: float, y: float, *, size: float,
+                font: str = typo.REGULAR, fill: str = BLACK) -> None:
+        """Draw a short fixed label centred on (x, y) in mm (no fitting: our own text)."""
+        self.canvas.setFillColor(colour(fill))
+        self.canvas.setFont(font, size)
+        self.canvas.drawCentredString(x * mm, y * mm - size * 0.35, typo.printable(value))
+
+    def background(self, fill: str) -> None:
+        """Paint the whole face, bleed included."""
+        self.rect(self.box.outset(self.bleed), fill=fill)
+
+    def rect(self, rect: Rect, *, fill: str | None = None, stroke: str | None = None,
+             width: float = 0.3, radius: float = 0.0) -> None:
+        c = self.canvas
+        if fill:
+            c.setFillColor(colour(fill))
+        if stroke:
+            c.setStrokeColor(colour(stroke))
+            c.setLineWidth(width * mm)
+        args = (rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm)
+        if radius:
+            c.roundRect(*args, radius * mm, stroke=int(bool(stroke)), fill=int(bool(fill)))
+        else:
+            c.rect(*args, stroke=int(bool(stroke)), fill=int(bool(fill)))
+
+    def dashed_rect(self, rect: Rect, *, stroke: str = BLACK, width: float = 0.25,
+                    dash: tuple = (2, 1.5)) -> None:
+        c = self.canvas
+        c.saveState()
+        c.setDash([d * mm for d in dash])
+        self.rect(rect, stroke=stroke, width=width)
+        c.restoreState()
+
+    def line(self, x1, y1, x2, y2, *, stroke: str = BLACK, width: float = 0.3,
+             dash: tuple = ()) -> None:
+        c = self.canvas
+        c.saveState()
+        c.setStrokeColor(colour(stroke))
+        c.setLineWidth(width * mm)
+        if dash:
+            c.setDash([d * mm for d in dash])
+        c.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+        c.restoreState()
+
+    def circle(self, x, y, r, *, fill: str | None = None, stroke: str | None = None,
+               width: float = 0.3) -> None:
+        c = self.canvas
+        if fill:
+            c.setFillColor(colour(fill))
+        if stroke:
+            c.setStrokeColor(colour(stroke))
+            c.setLineWidth(width * mm)
+        c.circle(x * mm, y * mm, r * mm, stroke=int(bool(stroke)), fill=int(bool(fill)))
+
+    def polygon(self, points, *, fill: str | None = None, stroke: str | None = None,
+                width: float = 0.3) -> None:
+        c = self.canvas
+        path = c.beginPath()
+        (x0, y0), *rest = points
+        path.moveTo(x0 * mm, y0 * mm)
+        for x, y in rest:
+            path.lineTo(x * mm, y * mm)
+        path.close()
+        if fill:
+            c.setFillColor(colour(fill))
+        if stroke:
+            c.setStrokeColor(colour(stroke))
+            c.setLineWidth(width * mm)
+        c.drawPath(path, stroke=int(bool(stroke)), fill=int(bool(fill)))
+
+    def image(self, source, rect: Rect) -> None:
+        """Draw an image (a path or file) scaled to fit `rect`, centred, ratio kept."""
+        self.canvas.drawImage(source, rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm,
+                              preserveAspectRatio=True, anchor="c", mask="auto")
+
+
+def star_points(cx: float, cy: float, outer: float, inner: float, points: int = 5):
+    """Return the corners of a star centred on (cx, cy), one point straight up."""
+    corners = []
+    for i in range(points * 2):
+        radius = outer if i % 2 == 0 else inner
+        angle = math.pi / 2 + i * math.pi / points
+        corners.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return corners

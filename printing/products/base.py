@@ -1,0 +1,73 @@
+"""What a printable product is: a deck of faces with backs, or a run of full pages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..draw import Pen
+
+FaceFn = Callable[[Pen, Any], None]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Cards (or fiches, tokens, banknotes) laid out on sheets, each with a back.
+
+    `kind` names the content kind a deck prints (its items come from the CMS, one per
+    card or question, through `to_item`); a deck of fixed components has `items` instead.
+    `back_form` draws what every back shares, once per PDF; `back` draws what is
+    particular to one item's back, over it.
+    """
+
+    slug: str
+    label: str
+    front: FaceFn
+    description: str = ""
+    back: FaceFn | None = None
+    back_form: Callable[[Pen], None] | None = None
+    kind: str = ""
+    to_item: Callable[[Any, Any], Any] | None = None  # (GameContent, card or question)
+    items: Callable[[], Iterable[Any]] | None = None
+    size: tuple[float, float] | None = None  # fixed size in mm; None: the maker's card size
+    duplex: bool = True  # False: single-sided (a sheet of tokens to fold, say)
+
+    def __post_init__(self):
+        if bool(self.kind) == bool(self.items):
+            raise ValueError(f"{self.slug}: a deck prints either content or fixed items")
+        if self.kind and self.to_item is None:
+            raise ValueError(f"{self.slug}: a content deck needs to_item")
+
+    @property
+    def has_backs(self) -> bool:
+        return self.duplex and (self.back is not None or self.back_form is not None)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One full page: its paper (None: the maker's), orientation and drawing function."""
+
+    draw: Callable[[Pen], None]
+    paper: str | None = None
+    landscape: bool = False
+
+
+@dataclass(frozen=True)
+class Sheets:
+    """Full pages: fiches sheets, score pads, boards, posters, rules.
+
+    `pages(options)` returns the pages to print, so a board can tile itself over the
+    maker's paper. A content product sets `kind` and gets the selected items.
+    """
+
+    slug: str
+    label: str
+    pages: Callable[..., Iterable[Page]]
+    description: str = ""
+    kind: str = ""
+    to_item: Callable[[Any, Any], Any] | None = None
+    extra: dict = field(default_factory=dict)
+
+
+Product = Deck | Sheets

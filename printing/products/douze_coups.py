@@ -1,0 +1,5 @@
+"""Printable products of douze-coups."""
+
+GAME = "douze-coups"
+
+PRODUCTS = ()

@@ -1,0 +1,5 @@
+"""Printable products of minotaure."""
+
+GAME = "minotaure"
+
+PRODUCTS = ()

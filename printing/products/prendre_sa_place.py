@@ -1,0 +1,5 @@
+"""Printable products of prendre-sa-place."""
+
+GAME = "prendre-sa-place"
+
+PRODUCTS = ()

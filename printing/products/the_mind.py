@@ -1,0 +1,5 @@
+"""Printable products of the-mind."""
+
+GAME = "the-mind"
+
+PRODUCTS = ()

@@ -1,0 +1,69 @@
+"""What printing tests share: demo content per game, and reading PDFs back as a person would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from reportlab.lib.units import mm
+
+from printing.render import PrintOptions, render
+
+RENDERS = Path(settings.BASE_DIR) / "var" / "renders"
+
+
+@pytest.fixture
+def demo(db, tmp_path):
+    """Load one game's demo library (fixtures/<game>/) into the test database."""
+
+    def load(game: str) -> None:
+        folder = tmp_path / "demo"
+        folder.mkdir(exist_ok=True)
+        (folder / game).symlink_to(Path(settings.BASE_DIR) / "fixtures" / game)
+        call_command("load_demo", dir=folder, stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+    return load
+
+
+@pytest.fixture
+def print_pdf(tmp_path):
+    """Render a game's products to a file and return its path (options as keywords)."""
+
+    def run(game: str, *products: str, include_drafts: bool = False, refs=None, **options):
+        path = tmp_path / f"{game}-{'-'.join(products) or 'tout'}.pdf"
+        render(game, products, PrintOptions(**options), out=str(path),
+               include_drafts=include_drafts, refs=refs)
+        return path
+
+    return run
+
+
+def text_in(pdf: pdfium.PdfDocument, page: int, rect_mm) -> str:
+    """Return the text of one page inside a rectangle given in mm (x, y, w, h from bottom-left)."""
+    x, y, w, h = rect_mm
+    textpage = pdf[page].get_textpage()
+    return textpage.get_text_bounded(left=x * mm, bottom=y * mm, right=(x + w) * mm,
+                                     top=(y + h) * mm)
+
+
+def page_text(pdf: pdfium.PdfDocument, page: int) -> str:
+    return pdf[page].get_textpage().get_text_range()
+
+
+def flat(text: str) -> str:
+    """Collapse every kind of space and line break, to compare text as words."""
+    return " ".join(text.replace("\u202f", " ").replace("\u00a0", " ").replace("\r", " ")
+                    .split())
+
+
+def save_png(path: Path, page: int, name: str, scale: float = 1.5) -> Path:
+    """Render a page to var/renders/<name>.png, for a person to look at."""
+    RENDERS.mkdir(parents=True, exist_ok=True)
+    pdf = pdfium.PdfDocument(str(path))
+    image = pdf[page].render(scale=scale).to_pil()
+    out = RENDERS / f"{name}.png"
+    image.save(out)
+    return out
