@@ -467,8 +467,13 @@ def load_game(slug: str) -> GameContent:
     return GameContent(game, cards, questions, propositions, card_questions, placed)
 
 
-def check_game(content: GameContent) -> Report:
-    """Run every rule over one game's loaded content."""
+def check_game(content: GameContent, *, advisory: bool = True) -> Report:
+    """Run every rule over one game's loaded content.
+
+    `advisory=False` runs only the rules about each question, card and the ladder: the
+    printer uses it, as it measures the fit itself and has no use for the game-wide
+    warnings (near-duplicates, coverage) that cost the most on a large library.
+    """
     game = content.game
     report = Report(game)
     for question in content.questions:
@@ -480,6 +485,8 @@ def check_game(content: GameContent) -> Report:
         report.problems.extend(check_card(card, questions=questions))
         report.slots_by_card[card.pk] = [(n, q.pk) for n, q in enumerate(questions, start=1)]
     report.problems.extend(check_ladder(game, content.questions))
+    if not advisory:
+        return report
     report.problems.extend(check_duplicates(game, content.questions))
     report.problems.extend(check_coverage(game, content.cards, content.questions))
     for rule in EXTRA_RULES:

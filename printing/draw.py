@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
@@ -34,6 +35,7 @@ class Issue:
     detail: str = ""  # the characters that cannot be drawn
 
 
+@lru_cache(maxsize=256)
 def colour(value: str):
     return HexColor(value)
 
@@ -56,17 +58,20 @@ class Pen:
         return self.box.inset(SAFE_INSET)
 
     def fit(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
-            font: str = typo.REGULAR, french: bool = True, label: str = "",
+            font: str = typo.REGULAR, french: bool = True, label="",
             max_lines: int = 0) -> typo.Fitted | None:
-        """Return the text fitted into `rect`, or report it and return None."""
+        """Return the text fitted into `rect`, or report it and return None.
+
+        `label` names the box in a report; a lazy translation is only rendered then.
+        """
         value = typo.french(value) if french else typo.printable(value)
         missing = typo.missing_glyphs(value, font)
         if missing:
-            self.report(Issue("glyph_missing", label, "".join(missing)))
+            self.report(Issue("glyph_missing", str(label), "".join(missing)))
             return None
         fitted = typo.fit(value, font, size, rect.w * mm, rect.h * mm, min_size, max_lines)
         if fitted is None:
-            self.report(Issue("text_overflow", label))
+            self.report(Issue("text_overflow", str(label)))
         return fitted
 
     def text(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
@@ -88,10 +93,13 @@ class Pen:
 
 
 class _Nothing:
-    """A canvas that draws nothing: measuring needs no picture."""
+    """A canvas that draws nothing: measuring needs no picture.
+
+    Every call returns the same do-nothing object, so `canvas.beginPath().moveTo(…)` works.
+    """
 
     def __getattr__(self, name):
-        return lambda *args, **kwargs: None
+        return lambda *args, **kwargs: self
 
 
 class MeasurePen(Pen):

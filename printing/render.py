@@ -24,6 +24,7 @@ from cms.validation import ERROR, GameContent, Problem, check_game, load_game
 from . import text as typo
 from .draw import CanvasPen, Issue, MeasurePen
 from .products import PRODUCTS, Deck, Page, Product, Sheets
+from .products.calibration import CALIBRATION
 from .sheets import (
     BACKS_FOLD,
     BACKS_LONG,
@@ -109,7 +110,8 @@ def products_for(game_slug: str, slugs: Sequence[str] = ()) -> list[Product]:
     except KeyError:
         raise KeyError(_("Jeu inconnu : %(game)s.") % {"game": game_slug}) from None
     if not slugs:
-        return list(available.values())
+        # The calibration sheet is a tool for the printer, printed only when asked for.
+        return [p for p in available.values() if p is not CALIBRATION]
     unknown = [s for s in slugs if s not in available]
     if unknown:
         raise KeyError(_("Produit inconnu pour %(game)s : %(products)s.") % {
@@ -181,10 +183,8 @@ def check(game_slug: str, products: list[Product], content: GameContent | None,
         printed = {(type(e.source), e.source.pk) for entries in chosen.values()
                    for e in entries if e.source is not None}
         printed_cards = {pk for model, pk in printed if model is Card}
-        report = check_game(content)
+        report = check_game(content, advisory=False)
         for problem in report.errors:
-            if problem.code in FIT_CODES:
-                continue  # measured below at the maker's size
             target = problem.target
             if target is None or (type(target), target.pk) in printed:
                 problems.append(problem)
@@ -192,8 +192,7 @@ def check(game_slug: str, products: list[Product], content: GameContent | None,
         for card in content.cards:
             if card.pk in printed_cards:
                 problems.extend(p for p in report.about(card)
-                                if p.is_error and p.target is not card and p not in problems
-                                and p.code not in FIT_CODES)
+                                if p.is_error and p.target is not card and p not in problems)
     for product in products:
         if isinstance(product, Deck):
             problems.extend(fit_problems(game_slug, product, chosen[product.slug], options))
@@ -289,16 +288,18 @@ class Writer:
             draw(pen) if item is None else draw(pen, item)
         c.restoreState()
 
-    def shared_back(self, deck: Deck, w: float, h: float) -> str | None:
-        if deck.back_form is None:
+    def shared(self, deck: Deck, side: str, w: float, h: float) -> str | None:
+        """Return the name of the form that draws what all of a deck's fronts or backs share."""
+        draw = deck.front_form if side == "front" else deck.back_form
+        if draw is None:
             return None
-        name = f"back-{deck.slug}"
+        name = f"{side}-{deck.slug}-{w:g}x{h:g}"
         if name not in self.forms:
             c = self.canvas
             bleed = self.options.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=w * mm + bleed,
                         uppery=h * mm + bleed)
-            deck.back_form(CanvasPen(c, w, h, self.options.bleed))
+            draw(CanvasPen(c, w, h, self.options.bleed))
             c.endForm()
             self.forms.add(name)
         return name
@@ -312,19 +313,22 @@ def _chunks(entries: list, size: int):
         yield entries[start:start + size]
 
 
-def write_deck(writer: Writer, deck: Deck, entries: list[Selected]) -> None:
+def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
+               fronts_only: bool = False) -> None:
     options = writer.options
     sheet = options.sheet_for(deck)
     w, h = options.face_size(deck)
     page_w, page_h = sheet.page_size
-    backs = deck.has_backs
-    form = writer.shared_back(deck, w, h) if backs else None
+    # A preview shows the first page as printed: fronts, or fronts and backs when folded.
+    backs = deck.has_backs and not (fronts_only and sheet.backs != BACKS_FOLD)
+    front_form = writer.shared(deck, "front", w, h)
+    form = writer.shared(deck, "back", w, h) if backs else None
 
     def fronts(chunk):
         writer.page(page_w, page_h)
         writer.boxes(sheet.trim_box(), sheet.bleed_box())
         for index, entry in enumerate(chunk):
-            writer.face(sheet.front(index), w, h, deck.front, entry.item)
+            writer.face(sheet.front(index), w, h, deck.front, entry.item, form=front_form)
         if options.crop_marks:
             writer.crop_marks(sheet.crop_marks())
 
@@ -374,8 +378,13 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected]) -> None:
         writer.advance(len(chunk))
 
 
-def write_sheets(writer: Writer, product: Sheets, entries: list[Selected]) -> None:
+def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
+                 first_only: bool = False) -> None:
     pages: list[Page] = list(product.pages(writer.options, [e.item for e in entries]))
+    if first_only:
+        pages = pages[:1]
+    if product.duplex:
+        writer.start_on_front()
     for page in pages:
         w, h = paper_size(page.paper or writer.options.paper, landscape=page.landscape)
         writer.page(w, h)
@@ -387,20 +396,33 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected]) -> No
 def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOptions =
            DEFAULT_OPTIONS, *, out, include_drafts: bool = False,
            refs: Iterable[str] | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Result:
-    """Print the game's products into `out` (a path or binary file), or raise PrintRefused."""
+           progress: Callable[[int, int], None] | None = None,
+           preview: bool = False) -> Result:
+    """Print the game's products into `out` (a path or binary file), or raise PrintRefused.
+
+    `preview` prints only the first sheet of the first product that has one, and checks
+    only what that sheet shows: the admin's live preview stays fast on a large library.
+    """
     game = GAMES[game_slug]
     products = products_for(game_slug, product_slugs)
     content = load_game(game_slug) if any(p.kind for p in products) else None
     refs = list(refs) if refs is not None else None
     chosen = {p.slug: select(p, content, include_drafts=include_drafts, refs=refs)
               for p in products}
-    problems = check(game_slug, products, content, chosen, options)
-    if problems:
-        raise PrintRefused(problems)
     # A selection of cards prints only the products that hold them.
     if refs is not None:
         products = [p for p in products if chosen[p.slug]]
+    if preview:
+        products = [p for p in products if chosen[p.slug] or isinstance(p, Sheets)][:1]
+        for product in products:
+            if isinstance(product, Deck):
+                chosen[product.slug] = chosen[product.slug][:options.sheet_for(product).per_page]
+        problems = [p for product in products if isinstance(product, Deck)
+                    for p in fit_problems(game_slug, product, chosen[product.slug], options)]
+    else:
+        problems = check(game_slug, products, content, chosen, options)
+    if problems:
+        raise PrintRefused(problems)
     total = sum(len(chosen[p.slug]) for p in products)
     labels = ", ".join(str(p.label) for p in products)
     writer = Writer(out, title=f"{game.name} — {labels}",
@@ -411,9 +433,9 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
         entries = chosen[product.slug]
         if isinstance(product, Deck):
             if entries:
-                write_deck(writer, product, entries)
+                write_deck(writer, product, entries, fronts_only=preview)
         else:
-            write_sheets(writer, product, entries)
+            write_sheets(writer, product, entries, first_only=preview)
     if writer.pages == 0:
         raise PrintRefused([Problem("nothing_to_print", ERROR,
                                     _("Rien à imprimer : aucun contenu publié."), None,

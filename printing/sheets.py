@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 # Paper (portrait width, height), in mm.
 PAPERS = {
@@ -200,15 +200,15 @@ class SheetSpec:
     def page_size(self) -> tuple[float, float]:
         return paper_size(self.paper, landscape=self.is_landscape)
 
-    @property
+    @cached_property
     def columns(self) -> int:
         return self._grid(self.is_landscape)[0]
 
-    @property
+    @cached_property
     def rows(self) -> int:
         return self._grid(self.is_landscape)[1]
 
-    @property
+    @cached_property
     def per_page(self) -> int:
         return self.columns * self.rows
 
@@ -237,8 +237,21 @@ class SheetSpec:
 
     def front(self, index: int) -> Placement:
         """Return where the face at `index` on a page goes (left to right, top to bottom)."""
-        if not 0 <= index < self.per_page:
-            raise IndexError(index)
+        return self.fronts[index]
+
+    def back(self, index: int) -> Placement:
+        """Return where the back of the face at `index` goes on its page."""
+        return self.backs_[index]
+
+    @cached_property
+    def fronts(self) -> tuple[Placement, ...]:
+        return tuple(self._front(i) for i in range(self.per_page))
+
+    @cached_property
+    def backs_(self) -> tuple[Placement, ...]:
+        return tuple(self._back(i) for i in range(self.per_page))
+
+    def _front(self, index: int) -> Placement:
         row, col = divmod(index, self.columns)
         area = self.front_area
         x = area.x + col * (self.face_w + self.gap)
@@ -246,14 +259,14 @@ class SheetSpec:
         trim = Rect(x, y, self.face_w, self.face_h)
         return Placement(trim, trim.outset(self.bleed))
 
-    def back(self, index: int) -> Placement:
+    def _back(self, index: int) -> Placement:
         """Return where the back of the face at `index` goes on its page.
 
         Long edge: the sheet turns around its vertical axis, so the back is mirrored left to
         right. Short edge: it turns around its horizontal axis, so the back is mirrored top
         to bottom. Either way the back is drawn upright. Fold: mirrored across the fold.
         """
-        trim = self.front(index).trim
+        trim = self._front(index).trim
         page_w, page_h = self.page_size
         if self.backs == BACKS_SHORT or (self.backs == BACKS_FOLD and not self.fold_vertical):
             mirrored = Rect(trim.x, page_h - trim.top, trim.w, trim.h)
@@ -278,7 +291,11 @@ class SheetSpec:
 
     def crop_marks(self, *, backs: bool = False) -> list[CropMark]:
         """Return the cut lines' marks, in the margin outside the grid, never over a face."""
-        placements = [self.back(i) if backs else self.front(i) for i in range(self.per_page)]
+        return list(self._crop_marks(backs))
+
+    @lru_cache(maxsize=4)  # noqa: B019 (a spec is frozen and few are alive at once)
+    def _crop_marks(self, backs: bool) -> tuple[CropMark, ...]:
+        placements = self.backs_ if backs else self.fronts
         xs = sorted({round(v, 4) for p in placements for v in (p.trim.x, p.trim.right)})
         ys = sorted({round(v, 4) for p in placements for v in (p.trim.y, p.trim.top)})
         left = min(p.bleed.x for p in placements)
@@ -298,15 +315,13 @@ class SheetSpec:
             right_end = min(page_w, right + gap)
             marks.append(CropMark(left_end, y, max(0.0, left_end - CROP_MARK_LENGTH), y))
             marks.append(CropMark(right_end, y, min(page_w, right_end + CROP_MARK_LENGTH), y))
-        return [m for m in marks if (m.x1, m.y1) != (m.x2, m.y2)]
+        return tuple(m for m in marks if (m.x1, m.y1) != (m.x2, m.y2))
 
     def trim_box(self, *, backs: bool = False) -> Rect:
-        placements = [self.back(i) if backs else self.front(i) for i in range(self.per_page)]
-        return _union([p.trim for p in placements])
+        return _union([p.trim for p in (self.backs_ if backs else self.fronts)])
 
     def bleed_box(self, *, backs: bool = False) -> Rect:
-        placements = [self.back(i) if backs else self.front(i) for i in range(self.per_page)]
-        return _union([p.bleed for p in placements])
+        return _union([p.bleed for p in (self.backs_ if backs else self.fronts)])
 
     @property
     def safe_inset(self) -> float:

@@ -76,7 +76,8 @@ def printable(text: str) -> str:
     return text
 
 
-def missing_glyphs(text: str, font: str = REGULAR) -> list[str]:
+@lru_cache(maxsize=65536)
+def missing_glyphs(text: str, font: str = REGULAR) -> tuple[str, ...]:
     """Return the characters of `text` the font cannot draw, each once, in order."""
     fonts()
     face = pdfmetrics.getFont(font).face
@@ -86,7 +87,7 @@ def missing_glyphs(text: str, font: str = REGULAR) -> list[str]:
         if char in "\n\t" or ord(char) in cmap or char in seen:
             continue
         seen[char] = None
-    return list(seen)
+    return tuple(seen)
 
 
 def escape(text: str) -> str:
@@ -100,13 +101,16 @@ _SPACE_BEFORE = re.compile(r"[ \u00a0\u202f]*([;!?])")
 _COLON = re.compile(r"(?<=\S)[ \u00a0\u202f]*:(?=\s|$)|(?<=\s):")
 _OPEN_GUILLEMET = re.compile(r"«[ \u00a0\u202f]*")
 _CLOSE_GUILLEMET = re.compile(r"[ \u00a0\u202f]*»")
-_QUOTED = re.compile(r"\"([^\"\n]+)\"")
+# Only quotes that open after a space and close before one: `src="x"` is not a quotation.
+_QUOTED = re.compile(r"(?<![^\s(])\"([^\"\n]+)\"(?=[\s.,;:!?)]|$)")
+_ENTITY_BEFORE = re.compile(r"&#?\w+$")
 _APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
 _SPACES = re.compile(r"[ \t]+")
 # Numbers written 1 000 000 keep their groups together.
 _DIGIT_GROUPS = re.compile(r"(?<=\d) (?=\d{3}\b)")
 
 
+@lru_cache(maxsize=65536)
 def french(text: str) -> str:
     """Apply French typography: narrow no-break spaces before ; : ! ?, « » and ’."""
     text = _SPACES.sub(" ", text.strip())
@@ -120,8 +124,8 @@ def french(text: str) -> str:
         # "?!" or "!!" stay together; the first of a run gets the space.
         if start > 0 and text[start - 1] in ";!?":
             return match.group(1)
-        if start == 0:
-            return match.group(1)
+        if start == 0 or _ENTITY_BEFORE.search(text, 0, start):
+            return match.group(1)  # "&amp;" is not French punctuation
         return NNBSP + match.group(1)
 
     text = _SPACE_BEFORE.sub(before, text)
@@ -153,6 +157,7 @@ class Fitted:
 
 
 def width(text: str, font: str, size: float) -> float:
+    fonts()
     return pdfmetrics.stringWidth(text, font, size)
 
 
@@ -189,7 +194,8 @@ def fit(text: str, font: str, max_size: float, box_w: float, box_h: float,
     reports it, it never cuts the text.
     """
     fonts()
-    size = max_size
+    # A size scaled down for a small card never starts below what is still readable.
+    size = max(max_size, min_size)
     while size >= min_size - 1e-9:
         lines = wrap(text, font, size, box_w)
         if lines is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..draw import Pen
@@ -17,8 +17,9 @@ class Deck:
 
     `kind` names the content kind a deck prints (its items come from the CMS, one per
     card or question, through `to_item`); a deck of fixed components has `items` instead.
-    `back_form` draws what every back shares, once per PDF; `back` draws what is
-    particular to one item's back, over it.
+    `front_form` and `back_form` draw what every front and every back share, once per
+    PDF (a form XObject the pages reuse); `front` and `back` draw what is particular to
+    one item, over it. Forms make a large deck small and fast.
     """
 
     slug: str
@@ -27,6 +28,7 @@ class Deck:
     description: str = ""
     back: FaceFn | None = None
     back_form: Callable[[Pen], None] | None = None
+    front_form: Callable[[Pen], None] | None = None
     kind: str = ""
     to_item: Callable[[Any, Any], Any] | None = None  # (GameContent, card or question)
     items: Callable[[], Iterable[Any]] | None = None
@@ -67,7 +69,7 @@ class Sheets:
     description: str = ""
     kind: str = ""
     to_item: Callable[[Any, Any], Any] | None = None
-    extra: dict = field(default_factory=dict)
+    duplex: bool = False  # pages go in front/back pairs: the first is always a recto
 
 
 Product = Deck | Sheets

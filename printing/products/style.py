@@ -88,4 +88,4 @@ def numbered(pen: Pen, number: int, x: float, y: float, *, colour: str, radius: 
     pen.centred(str(number), x, y, size=radius * 2.6, font=BOLD, fill=text_colour)
 
 
-__all__ = ["BOLD", "CONDENSED_BOLD", "REGULAR", "card_frame", "footer", "back_pattern"]
+__all__ = ["BOLD", "CONDENSED_BOLD", "REGULAR", "back_pattern", "card_frame", "footer"]

@@ -1,5 +1,356 @@
-"""Printable products of the-mind."""
+"""Printable products of The Mind: the number cards, level cards, lives and shurikens."""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from reportlab.lib.units import mm
+
+from cms.games.spec import PALETTE
+from cms.games.the_mind import SPEC
+
+from ..draw import WHITE, Pen, star_points
+from ..sheets import Rect
+from ..text import BOLD, MIN_SIZE, REGULAR, fonts, width
+from .base import Deck
+from .style import GAME_COLOURS, GOLD, back_pattern, scale
 
 GAME = "the-mind"
+PURPLE = GAME_COLOURS[GAME]
+LIFE_RED = PALETTE["rouge"]
+SHURIKEN_BLUE = PALETTE["bleu"]
+STEEL = "#c9d1da"
+STEEL_DARK = "#4a5562"
 
-PRODUCTS = ()
+SCORING = SPEC.scoring
+LOWEST, HIGHEST = SCORING["cards"]
+LIFE = "life"
+SHURIKEN = "shuriken"
+
+# Digits that still read as a digit once the card is turned upside down.
+UPSIDE_DOWN_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
+
+# The gradient runs from a cool blue round through violet to a warm orange, so every
+# colour on the way stays dark enough for white numbers.
+COOL_HUE, WARM_HUE = 215.0, 385.0
+# Every front's frame runs outside the safe zone, so the text inside never touches it.
+FRAME_INSET = 0.03  # share of the card's width
+DIGIT_HEIGHT = 0.73  # a digit's height in the bold font, as a share of its size
+
+
+@dataclass(frozen=True)
+class NumberCard:
+    """One of the cards from 1 to 100."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class LevelCard:
+    """One level: what completing it earns and which tables play it."""
+
+    level: int
+    reward: str  # LIFE, SHURIKEN or "" for none
+    players: tuple[int, ...]  # the player counts that reach this level
+    last_for: tuple[int, ...]  # the player counts for which it is the final level
+
+
+@dataclass(frozen=True)
+class RewardCard:
+    """A life or a shuriken from the reserve."""
+
+    kind: str
+
+
+def upside_down(value: int) -> int | None:
+    """Return the number a card reads as when turned upside down, or None if none."""
+    digits = str(value)
+    if any(d not in UPSIDE_DOWN_DIGITS for d in digits):
+        return None
+    turned = "".join(UPSIDE_DOWN_DIGITS[d] for d in reversed(digits))
+    if turned.startswith("0"):
+        return None
+    return int(turned)
+
+
+def needs_underline(value: int) -> bool:
+    """Tell whether a number reads as another card of the game once turned around."""
+    turned = upside_down(value)
+    return turned is not None and turned != value and LOWEST <= turned <= HIGHEST
+
+
+def colour_for(value: int) -> str:
+    """Return the card's colour on the cool-to-warm gradient from the lowest card up."""
+    t = (value - LOWEST) / (HIGHEST - LOWEST)
+    hue = (COOL_HUE + t * (WARM_HUE - COOL_HUE)) % 360
+    red, green, blue = colorsys.hsv_to_rgb(hue / 360, 0.78, 0.80 - 0.08 * t)
+    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (red, green, blue)))
+
+
+def lighter(colour: str, amount: float) -> str:
+    """Return `colour` mixed with white by `amount` (0: unchanged, 1: white)."""
+    channels = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
+
+
+# --- drawings ------------------------------------------------------------------------------
+
+
+def width_mm(label: str, size: float) -> float:
+    """Return how wide a bold label is, in mm, at `size` pt."""
+    # text.width reads the font metrics but does not register the fonts itself.
+    fonts()
+    return width(label, BOLD, size) / mm
+
+
+def text_size(pen: Pen, points: float) -> float:
+    """Return a poker card's text size scaled to this face, never below the readable size."""
+    return max(points * scale(pen), MIN_SIZE)
+
+
+def frame(pen: Pen, colour: str) -> None:
+    """A thin rounded line just inside the trim, around everything a front shows."""
+    pen.rect(pen.box.inset(pen.w * FRAME_INSET), stroke=colour, width=0.35,
+             radius=pen.w * 0.05)
+
+
+def number_label(pen: Pen, value: int, x: float, y: float, size: float, fill: str) -> None:
+    """Draw a number centred on (x, y), underlined when it could be read upside down."""
+    label = str(value)
+    pen.centred(label, x, y, size=size, font=BOLD, fill=fill)
+    if needs_underline(value):
+        half = width_mm(label, size) / 2
+        em = size / mm
+        baseline = y - 0.35 * em
+        under = baseline - 0.12 * em
+        pen.line(x - half, under, x + half, under, stroke=fill, width=0.08 * em)
+
+
+def heart(pen: Pen, cx: float, cy: float, size: float, *, fill: str,
+          stroke: str | None = None) -> None:
+    """Draw a heart `size` mm wide, centred on (cx, cy)."""
+    r = size / 2
+    points = []
+    for i in range(72):
+        t = 2 * math.pi * i / 72
+        x = 16 * math.sin(t) ** 3
+        y = 13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)
+        # The curve spans y from -17 to 12: shift it so the heart sits on its centre.
+        points.append((cx + r * x / 16, cy + r * (y + 2.5) / 16))
+    pen.polygon(points, fill=fill, stroke=stroke, width=0.4)
+
+
+def shuriken(pen: Pen, cx: float, cy: float, size: float, *, hole: str) -> None:
+    """Draw a four-pointed throwing star `size` mm across, with its centre hole."""
+    r = size / 2
+    line = max(0.2, size * 0.015)
+    pen.polygon(star_points(cx, cy, r, r * 0.4, points=4), fill=STEEL, stroke=STEEL_DARK,
+                width=line)
+    pen.circle(cx, cy, r * 0.26, stroke=STEEL_DARK, width=line)
+    pen.circle(cx, cy, r * 0.12, fill=hole, stroke=STEEL_DARK, width=line)
+
+
+def reward_icon(pen: Pen, kind: str, cx: float, cy: float, size: float) -> None:
+    """Draw a level's reward on the white panel of its card."""
+    if kind == LIFE:
+        heart(pen, cx, cy, size, fill=LIFE_RED)
+    else:
+        # A star's thin points look smaller than a heart of the same width.
+        shuriken(pen, cx, cy, size * 1.2, hole=WHITE)
+
+
+def reward_name(kind: str) -> str:
+    """Return the French word for a reward: « vie », « shuriken »."""
+    return str(SPEC.labels[kind])
+
+
+def in_words(counts: tuple[int, ...]) -> str:
+    """Return "2, 3 ou 4" for the player counts given."""
+    names = [str(n) for n in counts]
+    if len(names) == 1:
+        return names[0]
+    return _("%(some)s ou %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# --- number cards --------------------------------------------------------------------------
+
+
+def corner_number(pen: Pen, value: int) -> None:
+    """The small number in the top-left corner, where a fanned hand shows it."""
+    size = 15 * scale(pen)
+    half = width_mm(str(value), size) / 2
+    safe = pen.safe
+    number_label(pen, value, safe.x + half + 0.5, safe.top - 0.55 * size / mm, size, WHITE)
+
+
+def number_front(pen: Pen, card: NumberCard) -> None:
+    """The number big in the middle and small in two opposite corners."""
+    colour = colour_for(card.value)
+    pen.background(colour)
+    frame(pen, lighter(colour, 0.45))
+    cx, cy = pen.box.centre
+    pen.circle(cx, cy, pen.w * 0.36, fill=lighter(colour, 0.14))
+    # Sized so the widest number, 100, fills the disc behind it.
+    size = pen.w * 0.6 / width_mm(str(HIGHEST), 1)
+    number_label(pen, card.value, cx, cy, size, WHITE)
+    corner_number(pen, card.value)
+    # Real cards repeat the corner upside down, for a hand held either way round.
+    c = pen.canvas
+    c.saveState()
+    c.translate(pen.w * mm, pen.h * mm)
+    c.rotate(180)
+    corner_number(pen, card.value)
+    c.restoreState()
+
+
+# --- level cards ---------------------------------------------------------------------------
+
+
+def level_front(pen: Pen, card: LevelCard) -> None:
+    """The level, the cards each player gets, its reward and the tables that play it."""
+    pen.background(PURPLE)
+    safe = pen.safe
+    top, h = safe.top, safe.h
+    frame(pen, GOLD)
+
+    def line(value: str, y: float, height: float, *, points: float, label: str,
+             font: str = REGULAR, fill: str = WHITE) -> None:
+        pen.text(value, Rect(safe.x, y, safe.w, height), size=text_size(pen, points),
+                 min_size=MIN_SIZE, font=font, fill=fill, align="centre", valign="middle",
+                 label=label)
+
+    line(_("Niveau"), top - 0.12 * h, 0.1 * h, points=13, font=BOLD, fill=GOLD,
+         label=_("niveau"))
+    # The big number is as tall as a quarter of the card, but the widest must still fit.
+    widest = str(SCORING["level_cards"])
+    size = min(0.24 * h * mm / DIGIT_HEIGHT, safe.w * 0.8 / width_mm(widest, 1))
+    pen.centred(str(card.level), safe.x + safe.w / 2, top - 0.28 * h, size=size, font=BOLD,
+                fill=WHITE)
+    dealt = ngettext("%(n)s carte par joueur", "%(n)s cartes par joueur", card.level) % {
+        "n": card.level}
+    line(dealt, top - 0.5 * h, 0.07 * h, points=9, label=_("cartes distribuées"))
+
+    if card.reward:
+        panel = Rect(safe.x + safe.w * 0.06, safe.y + 0.19 * h, safe.w * 0.88, 0.27 * h)
+        pen.rect(panel, fill=WHITE, radius=min(panel.w, panel.h) * 0.12)
+        # The label may take two lines on a mini card: it gets the lower part of the panel.
+        caption = Rect(panel.x + 1, panel.y + 0.8, panel.w - 2, panel.h * 0.36)
+        above = panel.top - caption.top
+        icon = min(above * 0.8, panel.w * 0.5)
+        reward_icon(pen, card.reward, panel.x + panel.w / 2, caption.top + above / 2, icon)
+        # A no-break space keeps "1 shuriken" together when a mini card wraps the label.
+        reward = _("Récompense : 1\u00a0%(reward)s") % {"reward": reward_name(card.reward)}
+        pen.text(reward, caption,
+                 size=text_size(pen, 8), min_size=MIN_SIZE, font=BOLD, fill=PURPLE,
+                 align="centre", valign="middle", label=_("récompense"))
+
+    players = _("Pour %(counts)s joueurs") % {"counts": in_words(card.players)}
+    line(players, safe.y + 0.08 * h, 0.08 * h, points=8, label=_("joueurs"))
+    if card.last_for:
+        last = _("Dernier niveau à %(counts)s joueurs") % {"counts": in_words(card.last_for)}
+        line(last, safe.y, 0.08 * h, points=8, font=BOLD, fill=GOLD,
+             label=_("dernier niveau"))
+
+
+def level_cards() -> list[LevelCard]:
+    """Return the level cards, each with its reward and the tables that play it."""
+    last_levels = SCORING["levels_by_players"]
+    cards = []
+    for level in range(1, SCORING["level_cards"] + 1):
+        cards.append(LevelCard(
+            level=level,
+            reward=SCORING["rewards"].get(level, ""),
+            players=tuple(n for n, last in sorted(last_levels.items()) if level <= last),
+            last_for=tuple(n for n, last in sorted(last_levels.items()) if level == last),
+        ))
+    return cards
+
+
+# --- lives and shurikens -------------------------------------------------------------------
+
+
+def reward_front(pen: Pen, card: RewardCard) -> None:
+    """A big heart or throwing star, and its name."""
+    background = LIFE_RED if card.kind == LIFE else SHURIKEN_BLUE
+    pen.background(background)
+    safe = pen.safe
+    frame(pen, WHITE)
+    cx = safe.x + safe.w / 2
+    cy = safe.y + safe.h * 0.58
+    icon = min(safe.w * 0.78, safe.h * 0.55)
+    if card.kind == LIFE:
+        heart(pen, cx, cy, icon, fill=WHITE)
+    else:
+        shuriken(pen, cx, cy, icon, hole=background)
+    name = reward_name(card.kind).capitalize()
+    pen.text(name, Rect(safe.x, safe.y + safe.h * 0.08, safe.w, safe.h * 0.16),
+             size=text_size(pen, 20), min_size=MIN_SIZE, font=BOLD, fill=WHITE,
+             align="centre", valign="middle", label=_("nom"))
+
+
+# --- the back every card shares ------------------------------------------------------------
+
+
+def card_back(pen: Pen) -> None:
+    """The game's name under a ring of dots running from the coolest card to the warmest."""
+    back_pattern(pen, colour=PURPLE, title="")
+    cx, cy = pen.box.centre
+    ring_y = cy + pen.h * 0.07
+    ring = pen.w * 0.2
+    dot = pen.w * 0.035
+    dots = 12
+    for i in range(dots):
+        angle = math.pi / 2 - 2 * math.pi * i / dots
+        value = LOWEST + round(i * (HIGHEST - LOWEST) / (dots - 1))
+        pen.circle(cx + ring * math.cos(angle), ring_y + ring * math.sin(angle), dot,
+                   fill=colour_for(value))
+    shuriken(pen, cx, ring_y, ring * 1.1, hole=PURPLE)
+    title_y = ring_y - ring - dot - pen.h * 0.06
+    pen.text(SPEC.name, Rect(pen.w * 0.12, title_y - pen.h * 0.05, pen.w * 0.76, pen.h * 0.1),
+             size=text_size(pen, 12), font=BOLD, fill=WHITE, align="centre", valign="middle",
+             label=_("titre"), french=False)
+
+
+NUMBER_CARDS = Deck(
+    slug="nombres",
+    label=gettext_lazy("Cartes nombres"),
+    description=gettext_lazy("Une carte par nombre, de la plus froide à la plus chaude ; "
+                             "les nombres qui se lisent aussi à l’envers sont soulignés."),
+    items=lambda: [NumberCard(v) for v in range(LOWEST, HIGHEST + 1)],
+    front=number_front,
+    back_form=card_back,
+)
+
+LEVEL_CARDS = Deck(
+    slug="niveaux",
+    label=gettext_lazy("Cartes niveaux"),
+    description=gettext_lazy("Une carte par niveau, avec sa récompense et les tables qui "
+                             "le jouent."),
+    items=level_cards,
+    front=level_front,
+    back_form=card_back,
+)
+
+LIFE_CARDS = Deck(
+    slug="vies",
+    label=gettext_lazy("Cartes vies"),
+    description=gettext_lazy("Les vies de la réserve."),
+    items=lambda: [RewardCard(LIFE)] * SCORING["life_cards"],
+    front=reward_front,
+    back_form=card_back,
+)
+
+SHURIKEN_CARDS = Deck(
+    slug="shurikens",
+    label=gettext_lazy("Cartes shurikens"),
+    description=gettext_lazy("Les shurikens de la réserve."),
+    items=lambda: [RewardCard(SHURIKEN)] * SCORING["shuriken_cards"],
+    front=reward_front,
+    back_form=card_back,
+)
+
+PRODUCTS = (NUMBER_CARDS, LEVEL_CARDS, LIFE_CARDS, SHURIKEN_CARDS)
