@@ -445,15 +445,41 @@ def load_game(slug: str) -> GameContent:
     """Load a game's cards and questions with everything the checks read."""
     game = GAMES[slug]
     kinds = [k.slug for k in game.kinds]
-    questions = list(Question.objects.filter(kind__in=kinds).defer("anecdote", "source"))
+    return _load(game, Question.objects.filter(kind__in=kinds),
+                 Card.objects.filter(kind__in=kinds))
+
+
+def load_some(slug: str, kind: str, *, limit: int, published_only: bool = True,
+              refs=None) -> GameContent:
+    """Load the first `limit` cards or questions of one kind, as `load_game` would.
+
+    The printer's preview shows one sheet: it has no need for a whole library.
+    """
+    game = GAMES[slug]
+    spec = game.kind(kind)
+    model = Card if spec.is_card else Question
+    chosen = model.objects.filter(kind=kind)
+    if published_only:
+        chosen = chosen.filter(status=Status.PUBLISHED)
+    if refs is not None:
+        chosen = chosen.filter(ref__in=list(refs))
+    pks = list(chosen.values_list("pk", flat=True)[:limit])
+    if spec.is_card:
+        return _load(game, Question.objects.filter(slots__card__in=pks),
+                     Card.objects.filter(pk__in=pks))
+    return _load(game, Question.objects.filter(pk__in=pks), Card.objects.none())
+
+
+def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
+    questions = list(questions_qs.defer("anecdote", "source"))
     propositions: dict[int, list[PropositionRow]] = defaultdict(list)
-    rows = (Proposition.objects.filter(question__kind__in=kinds)
+    rows = (Proposition.objects.filter(question__in=questions_qs.values("pk"))
             .order_by("question_id", "position", "id")
             .values_list("question_id", "text", "is_right", "is_hidden"))
     for question_id, *row in rows.iterator(chunk_size=5000):
         propositions[question_id].append(PropositionRow(*row))
-    cards = list(Card.objects.filter(kind__in=kinds).select_related("pair"))
-    slots = list(CardQuestion.objects.filter(card__kind__in=kinds)
+    cards = list(cards_qs.select_related("pair"))
+    slots = list(CardQuestion.objects.filter(card__in=cards_qs.values("pk"))
                  .order_by("card_id", "position", "id").values_list("card_id", "question_id"))
     by_pk = {q.pk: q for q in questions}
     # A card may hold a question of another game by mistake: load those too.
@@ -462,7 +488,7 @@ def load_game(slug: str) -> GameContent:
     card_questions: dict[int, list[Question]] = defaultdict(list)
     for card_id, question_id in slots:
         card_questions[card_id].append(by_pk[question_id])
-    placed = set(CardQuestion.objects.filter(question__kind__in=kinds)
+    placed = set(CardQuestion.objects.filter(question__in=questions_qs.values("pk"))
                  .values_list("question_id", flat=True))
     return GameContent(game, cards, questions, propositions, card_questions, placed)
 

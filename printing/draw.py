@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 
 from . import text as typo
 from .sheets import SAFE_INSET, Rect
@@ -105,6 +106,17 @@ class _Nothing:
 class MeasurePen(Pen):
     """Runs a face function without a canvas and collects what cannot be printed."""
 
+    # What a reused block (see CanvasPen.reuse) reported, by key and size: measured once.
+    _reused: dict = {}
+
+    def reuse(self, key: str, draw) -> None:
+        name = (key, self.w, self.h)
+        if name not in self._reused:
+            inner = MeasurePen(self.w, self.h, self.bleed)
+            draw(inner)
+            self._reused[name] = tuple(inner.issues)
+        self.issues.extend(self._reused[name])
+
     def __init__(self, w: float, h: float, bleed: float = 0.0):
         super().__init__(w, h, bleed)
         self.issues: list[Issue] = []
@@ -123,23 +135,96 @@ class MeasurePen(Pen):
         raise AttributeError(name)
 
 
+class _Flushing:
+    """The pen's canvas, which writes out the pen's pending text before every call.
+
+    A face may keep `c = pen.canvas`, write text with the pen, then call `c.restoreState()`:
+    the text must land before the state changes, not after.
+    """
+
+    __slots__ = ("_pen",)
+
+    def __init__(self, pen):
+        self._pen = pen
+
+    def __getattr__(self, name):
+        self._pen.flush()
+        return getattr(self._pen._canvas, name)
+
+
 class CanvasPen(Pen):
-    """Draws on a ReportLab canvas whose origin is the face's bottom-left corner."""
+    """Draws on a ReportLab canvas whose origin is the face's bottom-left corner.
+
+    Consecutive text goes into one PDF text object (far fewer operators than one
+    `drawString` a line); any other drawing, or reaching for `canvas`, writes it out
+    first, so what is drawn later still lands on top. Call `flush` when the face is done.
+    """
 
     DRAWING = frozenset({"rect", "line", "circle", "polygon", "image", "background",
-                         "centred", "dashed_rect"})
+                         "centred", "dashed_rect", "label"})
 
-    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0):
+    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None):
         super().__init__(w, h, bleed)
-        self.canvas = canvas
+        self._canvas = canvas
+        self._forms = forms  # names of the forms the document already holds
+        self._text = None
+        self._state = None  # (font, size, fill) last set in the text object
+
+    @property
+    def canvas(self):
+        self.flush()
+        return _Flushing(self)
+
+    def reuse(self, key: str, draw) -> None:
+        """Draw `draw(pen)` once per document as a form, then place that form again.
+
+        For what many faces of one size repeat (a ladder step's header, say): the PDF holds
+        it once. Without a document to hold forms, it is simply drawn.
+        """
+        if self._forms is None:
+            draw(self)
+            return
+        name = f"{key}-{self.w:g}x{self.h:g}"
+        c = self.canvas
+        if name not in self._forms:
+            bleed = self.bleed * mm
+            c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
+                        uppery=self.h * mm + bleed)
+            inner = CanvasPen(self._canvas, self.w, self.h, self.bleed)
+            draw(inner)
+            inner.flush()
+            c.endForm()
+            self._forms.add(name)
+        c.doForm(name)
+
+    def flush(self) -> None:
+        if self._text is not None:
+            self._canvas.drawText(self._text)
+            self._text = None
+            self._state = None
+
+    def _line(self, value: str, x: float, y: float, font: str, size: float, fill: str,
+              align: str) -> None:
+        """Add one line of text with its baseline at (x, y) points."""
+        if self._text is None:
+            self._text = self._canvas.beginText()
+        text = self._text
+        if self._state != (font, size, fill):
+            if self._state is None or self._state[2] != fill:
+                text.setFillColor(colour(fill))
+            if self._state is None or self._state[:2] != (font, size):
+                text.setFont(font, size)
+            self._state = (font, size, fill)
+        if align != "left":
+            width = pdfmetrics.stringWidth(value, font, size)
+            x -= width / 2 if align == "centre" else width
+        text.setTextOrigin(x, y)
+        text.textOut(value)
 
     def report(self, issue: Issue) -> None:
         raise TextDoesNotFit(f"{issue.code}: {issue.label} {issue.detail}".strip())
 
     def draw_fitted(self, fitted, rect, *, align="left", valign="top", fill=BLACK) -> None:
-        c = self.canvas
-        c.setFillColor(colour(fill))
-        c.setFont(fitted.font, fitted.size)
         height = fitted.leading * (len(fitted.lines) - 1) + fitted.size
         if valign == "top":
             top = rect.top * mm
@@ -149,22 +234,22 @@ class CanvasPen(Pen):
             top = rect.y * mm + height
         # The first baseline sits one ascent (about 0.8 em) under the top of the block.
         y = top - fitted.size * 0.8
-        x_left, x_right = rect.x * mm, rect.right * mm
+        x = {"left": rect.x * mm, "centre": (rect.x + rect.w / 2) * mm,
+             "right": rect.right * mm}[align]
         for line in fitted.lines:
-            if align == "centre":
-                c.drawCentredString((x_left + x_right) / 2, y, line)
-            elif align == "right":
-                c.drawRightString(x_right, y, line)
-            else:
-                c.drawString(x_left, y, line)
+            self._line(line, x, y, fitted.font, fitted.size, fill, align)
             y -= fitted.leading
 
     def centred(self, value: str, x: float, y: float, *, size: float,
                 font: str = typo.REGULAR, fill: str = BLACK) -> None:
         """Draw a short fixed label centred on (x, y) in mm (no fitting: our own text)."""
-        self.canvas.setFillColor(colour(fill))
-        self.canvas.setFont(font, size)
-        self.canvas.drawCentredString(x * mm, y * mm - size * 0.35, typo.printable(value))
+        self._line(typo.printable(value), x * mm, y * mm - size * 0.35, font, size, fill,
+                   "centre")
+
+    def label(self, value: str, x: float, y: float, *, size: float, font: str = typo.REGULAR,
+              fill: str = BLACK, align: str = "left") -> None:
+        """Draw one line of our own text with its baseline at (x, y) mm, unfitted."""
+        self._line(typo.printable(value), x * mm, y * mm, font, size, fill, align)
 
     def background(self, fill: str) -> None:
         """Paint the whole face, bleed included."""

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cms.games import GAMES, kind_of
 from cms.models import Card, Status
-from cms.validation import ERROR, GameContent, Problem, check_game, load_game
+from cms.validation import ERROR, GameContent, Problem, check_game, load_game, load_some
 
 from . import text as typo
 from .draw import CanvasPen, Issue, MeasurePen
@@ -284,8 +284,9 @@ class Writer:
         if form:
             c.doForm(form)
         if draw is not None:
-            pen = CanvasPen(c, w, h, self.options.bleed)
+            pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms)
             draw(pen) if item is None else draw(pen, item)
+            pen.flush()
         c.restoreState()
 
     def shared(self, deck: Deck, side: str, w: float, h: float) -> str | None:
@@ -299,7 +300,9 @@ class Writer:
             bleed = self.options.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=w * mm + bleed,
                         uppery=h * mm + bleed)
-            draw(CanvasPen(c, w, h, self.options.bleed))
+            pen = CanvasPen(c, w, h, self.options.bleed)
+            draw(pen)
+            pen.flush()
             c.endForm()
             self.forms.add(name)
         return name
@@ -388,7 +391,9 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
     for page in pages:
         w, h = paper_size(page.paper or writer.options.paper, landscape=page.landscape)
         writer.page(w, h)
-        page.draw(CanvasPen(writer.canvas, w, h))
+        pen = CanvasPen(writer.canvas, w, h)
+        page.draw(pen)
+        pen.flush()
         writer.show_page()
         writer.advance(1)
 
@@ -405,8 +410,15 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     """
     game = GAMES[game_slug]
     products = products_for(game_slug, product_slugs)
-    content = load_game(game_slug) if any(p.kind for p in products) else None
     refs = list(refs) if refs is not None else None
+    if preview and products[0].kind:
+        products = products[:1]
+        per_page = (options.sheet_for(products[0]).per_page
+                    if isinstance(products[0], Deck) else None)
+        content = load_some(game_slug, products[0].kind, limit=per_page,
+                            published_only=not include_drafts, refs=refs)
+    else:
+        content = load_game(game_slug) if any(p.kind for p in products) else None
     chosen = {p.slug: select(p, content, include_drafts=include_drafts, refs=refs)
               for p in products}
     # A selection of cards prints only the products that hold them.

@@ -37,12 +37,25 @@ def scale(pen: Pen) -> float:
     return pen.w / 63.0
 
 
-def card_frame(pen: Pen, *, colour: str, title: str, subtitle: str = "") -> Rect:
-    """Draw a card's header band and thin border; return the body's rectangle."""
+def card_band(pen: Pen, *, colour: str) -> Rect:
+    """Draw a card's paper and its coloured header band; return the body's rectangle."""
     band = header_height(pen)
     pen.background(PAPER)
     pen.rect(Rect(-pen.bleed, pen.h - band, pen.w + 2 * pen.bleed, band + pen.bleed),
              fill=colour)
+    return card_body(pen)
+
+
+def card_body(pen: Pen) -> Rect:
+    """Return the rectangle under a card's header band, inside its safe zone."""
+    safe = pen.safe
+    return Rect(safe.x, safe.y, safe.w, pen.h - header_height(pen) - SAFE_GAP - safe.y)
+
+
+def card_frame(pen: Pen, *, colour: str, title: str, subtitle: str = "") -> Rect:
+    """Draw a card's header band with its title; return the body's rectangle."""
+    band = header_height(pen)
+    card_band(pen, colour=colour)
     safe = pen.safe
     head = Rect(safe.x, pen.h - band + 0.8, safe.w, band - 1.6)
     size = 9 * min(scale(pen), 1.3)
@@ -53,7 +66,7 @@ def card_frame(pen: Pen, *, colour: str, title: str, subtitle: str = "") -> Rect
         head = Rect(head.x, head.y, safe.w * 0.6, head.h)
     pen.text(title, head, size=size, min_size=5, font=BOLD, fill=WHITE, valign="middle",
              label="titre")
-    return Rect(safe.x, safe.y, safe.w, pen.h - band - SAFE_GAP - safe.y)
+    return card_body(pen)
 
 
 SAFE_GAP = 2.0

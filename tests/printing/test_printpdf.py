@@ -72,7 +72,7 @@ def test_a_question_too_long_for_its_card_stops_the_print_and_names_it(db, tmp_p
 
 
 def test_a_long_question_fits_a_tarot_card(db, tmp_path):
-    ladder("Une question longue sur un sujet très vaste, qui demande de la place " * 3)
+    ladder("Une question longue sur un sujet très vaste, qui demande de la place " * 6)
     with pytest.raises(CommandError):
         printpdf("millionnaire", "questions", "--card", "mini", "--out", str(tmp_path / "a"))
     printpdf("millionnaire", "questions", "--card", "tarot", "--out", str(tmp_path / "b.pdf"))

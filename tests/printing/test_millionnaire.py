@@ -1,0 +1,556 @@
+"""Qui veut gagner des millions ? on paper: question cards, answer cards, jokers, pad, poster."""
+
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+
+from cms.games.millionnaire import JOKERS, LADDER, SPEC
+from cms.models import Status
+from cms.validation import load_game
+from printing.draw import MeasurePen
+from printing.products import PRODUCTS
+from printing.products.millionnaire import (
+    ANSWER_CARDS,
+    JOKER_TOKENS,
+    LETTERS,
+    QUESTION_CARDS,
+    TABLE_SIZE,
+    answer_cards,
+    answer_pad,
+    fallback_bands,
+    joker_tokens,
+)
+from printing.products.millionnaire import PRODUCTS as OURS
+from printing.render import PrintOptions, PrintRefused, face_issues, select
+from printing.sheets import BACKS, CARD_SIZES, Rect, pages_needed
+from printing.text import amount, french
+from tests.builders import make_question
+
+from .conftest import flat, page_text, save_png, text_in
+
+GAME = "millionnaire"
+A4_POINTS = (595.28, 841.89)
+LETTER_POINTS = (612.0, 792.0)
+HOSTILE = '<b>&amp; </para><img src="/etc/hostname">'
+SHEETS = ("bloc-reponse", "echelle")
+
+
+def open_pdf(path) -> pdfium.PdfDocument:
+    return pdfium.PdfDocument(str(path))
+
+
+def inside(pdf, page: int, rect: Rect) -> str:
+    """Return the words printed inside one face's trim box."""
+    return flat(text_in(pdf, page, (rect.x, rect.y, rect.w, rect.h)))
+
+
+def printed(text: str) -> str:
+    """Return user text as the cards print it: French typography, spaces collapsed."""
+    return flat(french(text))
+
+
+def ladder_items() -> list:
+    """Return the question cards in print order, as the printer selects them."""
+    return [entry.item for entry in select(QUESTION_CARDS, load_game(GAME))]
+
+
+def document_text(path) -> str:
+    """Return the words of every page of a PDF, read at once."""
+    pdf = open_pdf(path)
+    try:
+        return flat(" ".join(page_text(pdf, page) for page in range(len(pdf))))
+    finally:
+        pdf.close()
+
+
+def page_count(path) -> int:
+    return len(PdfReader(str(path)).pages)
+
+
+def spots(pdf, page: int, text: str) -> list[tuple[float, float]]:
+    """Return where `text` starts on a page (x, y in mm), each time it stands alone."""
+    textpage = pdf[page].get_textpage()
+    # The extractor turns no-break spaces into plain ones.
+    searcher = textpage.search(text.replace("\u00a0", " "), match_case=True)
+    found = []
+    while (hit := searcher.get_next()) is not None:
+        index, _count = hit
+        before = textpage.get_text_range(index - 1, 1) if index else ""
+        if before and (before.isdigit() or before == "\u202f"):
+            continue  # "500 €" inside "1 500 €"
+        left, bottom, _right, top = textpage.get_charbox(index)
+        found.append((left / mm, (bottom + top) / 2 / mm))
+    return found
+
+
+def two_right_propositions() -> list[tuple[str, bool, bool]]:
+    return [("Lyon", True, False), ("Paris", True, False), ("Nice", False, False),
+            ("Lille", False, False)]
+
+
+# --- the question cards -------------------------------------------------------------------
+
+
+def test_it_keeps_the_question_cards_first_among_the_products():
+    assert next(iter(PRODUCTS[GAME])) == "questions"
+    assert [product.slug for product in OURS] == ["questions", "reponses", "jokers",
+                                                  "bloc-reponse", "echelle"]
+
+
+def test_it_prints_every_published_ladder_question_on_nine_card_sheets(demo, print_pdf):
+    demo(GAME)
+    sheet = PrintOptions().sheet_for(QUESTION_CARDS)
+
+    path = print_pdf(GAME, "questions")
+
+    assert sheet.per_page == 9
+    assert page_count(path) == 2 * pages_needed(len(ladder_items()), 9)
+
+
+@pytest.mark.parametrize("backs", ["long", "short"])
+def test_it_prints_card_n_question_inside_the_front_of_card_n(demo, print_pdf, backs):
+    demo(GAME)
+    sheet = PrintOptions(backs=backs).sheet_for(QUESTION_CARDS)
+
+    pdf = open_pdf(print_pdf(GAME, "questions", backs=backs))
+
+    for index, card in enumerate(ladder_items()[:9]):
+        front = inside(pdf, 0, sheet.front(index).trim)
+        assert printed(card.text) in front
+        assert all(printed(proposition) in front for proposition in card.propositions)
+
+
+@pytest.mark.parametrize("backs", ["long", "short"])
+def test_it_prints_card_n_answer_and_step_exactly_behind_card_n(demo, print_pdf, backs):
+    demo(GAME)
+    sheet = PrintOptions(backs=backs).sheet_for(QUESTION_CARDS)
+    cards = ladder_items()
+
+    pdf = open_pdf(print_pdf(GAME, "questions", backs=backs))
+
+    for index, card in enumerate(cards[:9]):
+        back = inside(pdf, 1, sheet.back(index).trim)
+        assert printed(card.propositions[card.right]) in back
+        assert f"Question n° {card.step}" in back
+        assert flat(amount(card.amount)) in back
+        assert [c.ref for c in cards if c.ref in back.split()] == [card.ref]
+
+
+@pytest.mark.parametrize("backs", ["long", "short"])
+def test_it_mirrors_each_back_onto_its_front_for_the_duplex_flip(backs):
+    sheet = PrintOptions(backs=backs).sheet_for(QUESTION_CARDS)
+    page_w, page_h = sheet.page_size
+
+    for index in range(sheet.per_page):
+        front, back = sheet.front(index).trim, sheet.back(index).trim
+        if backs == "long":
+            assert back == Rect(page_w - front.right, front.y, front.w, front.h)
+        else:
+            assert back == Rect(front.x, page_h - front.top, front.w, front.h)
+
+
+def test_it_shifts_separate_backs_by_the_makers_offset(demo, print_pdf):
+    demo(GAME)
+    first = ladder_items()[0]
+    back_page = pages_needed(len(ladder_items()), 9)
+
+    plain = open_pdf(print_pdf(GAME, "questions", backs="separate"))
+    [(x_plain, y_plain)] = spots(plain, back_page, first.ref)
+    shifted = open_pdf(print_pdf(GAME, "questions", backs="separate", offset_x=2))
+    [(x_shifted, y_shifted)] = spots(shifted, back_page, first.ref)
+
+    assert x_shifted - x_plain == pytest.approx(2.0, abs=0.05)
+    assert y_shifted == pytest.approx(y_plain, abs=0.05)
+
+
+def test_it_prints_separate_backs_behind_their_fronts_once_shifted(demo, print_pdf):
+    demo(GAME)
+    cards = ladder_items()
+    sheet = PrintOptions(backs="separate", offset_x=2).sheet_for(QUESTION_CARDS)
+    back_page = pages_needed(len(cards), sheet.per_page)
+
+    pdf = open_pdf(print_pdf(GAME, "questions", backs="separate", offset_x=2))
+
+    for index, card in enumerate(cards[:9]):
+        back = inside(pdf, back_page, sheet.back(index).trim)
+        assert printed(card.propositions[card.right]) in back
+        assert card.ref in back
+
+
+def test_it_folds_fronts_and_backs_on_one_page_mirrored_about_the_fold(demo, print_pdf):
+    demo(GAME)
+    cards = ladder_items()
+    sheet = PrintOptions(backs="fold").sheet_for(QUESTION_CARDS)
+    x1, y1, x2, _y2 = sheet.fold_line
+
+    path = print_pdf(GAME, "questions", backs="fold")
+    pdf = open_pdf(path)
+
+    assert page_count(path) == pages_needed(len(cards), sheet.per_page)
+    for index, card in enumerate(cards[:sheet.per_page]):
+        front, back = sheet.front(index).trim, sheet.back(index).trim
+        if x1 == x2:
+            assert back == Rect(2 * x1 - front.right, front.y, front.w, front.h)
+        else:
+            assert back == Rect(front.x, 2 * y1 - front.top, front.w, front.h)
+        assert printed(card.text) in inside(pdf, 0, front)
+        assert printed(card.propositions[card.right]) in inside(pdf, 0, back)
+
+
+@pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
+def test_it_prints_the_cards_on_the_makers_paper(demo, print_pdf, paper, points):
+    demo(GAME)
+
+    reader = PdfReader(str(print_pdf(GAME, "questions", paper=paper)))
+
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(points[0], abs=0.1)
+        assert float(page.mediabox.height) == pytest.approx(points[1], abs=0.1)
+
+
+def test_it_sets_the_trim_and_bleed_boxes_around_the_cards(demo, print_pdf):
+    demo(GAME)
+    sheet = PrintOptions(bleed=3).sheet_for(QUESTION_CARDS)
+
+    front = PdfReader(str(print_pdf(GAME, "questions", bleed=3))).pages[0]
+
+    for box, rect in ((front.trimbox, sheet.trim_box()), (front.bleedbox, sheet.bleed_box())):
+        expected = (rect.x * mm, rect.y * mm, rect.right * mm, rect.top * mm)
+        assert [float(v) for v in box] == pytest.approx(expected, abs=0.01)
+    assert float(front.bleedbox.width) == pytest.approx(float(front.trimbox.width) + 6 * mm)
+
+
+@pytest.mark.parametrize(("backs", "duplex"), [("long", "/DuplexFlipLongEdge"),
+                                               ("short", "/DuplexFlipShortEdge"),
+                                               ("separate", "/Simplex")])
+def test_it_tells_the_printer_how_to_turn_the_sheet_and_not_to_scale(demo, print_pdf, backs,
+                                                                      duplex):
+    demo(GAME)
+
+    reader = PdfReader(str(print_pdf(GAME, "questions", backs=backs)))
+
+    preferences = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert preferences["/Duplex"] == duplex
+    assert preferences["/PrintScaling"] == "/None"
+
+
+def test_it_writes_byte_identical_pdfs_for_the_same_content(demo, print_pdf):
+    demo(GAME)
+
+    first = print_pdf(GAME, backs="long", bleed=3).read_bytes()
+    second = print_pdf(GAME, backs="long", bleed=3).read_bytes()
+
+    assert first == second
+
+
+def test_it_leaves_drafts_out_unless_asked(demo, print_pdf):
+    demo(GAME)
+    draft = make_question("echelle", status=Status.DRAFT, step=1, difficulty=1,
+                          text="Quel brouillon n’est pas encore relu par Tulle ?")
+
+    published_only = document_text(print_pdf(GAME, "questions"))
+    with_drafts = document_text(print_pdf(GAME, "questions", include_drafts=True))
+
+    assert printed(draft.text) not in published_only
+    assert printed(draft.text) in with_drafts
+
+
+def test_it_refuses_to_print_a_question_with_two_right_propositions(demo, print_pdf):
+    demo(GAME)
+    wrong = make_question("echelle", status=Status.PUBLISHED, step=1, difficulty=1,
+                          propositions=two_right_propositions())
+
+    with pytest.raises(PrintRefused) as refused:
+        print_pdf(GAME, "questions")
+
+    named = [p.target.ref for p in refused.value.problems if p.code == "right_count"]
+    assert named == [wrong.ref]
+
+
+def test_it_prints_hostile_text_literally(db, print_pdf):
+    make_question("echelle", status=Status.PUBLISHED, step=1, difficulty=1, text=HOSTILE,
+                  propositions=[(HOSTILE, True, False), ("Brest", False, False),
+                                ("Gap", False, False), ("Foix", False, False)])
+
+    pdf = open_pdf(print_pdf(GAME, "questions"))
+
+    front, back = flat(page_text(pdf, 0)), flat(page_text(pdf, 1))
+    assert printed(HOSTILE) in front
+    assert printed(HOSTILE) in back
+    # French typography spaces the « ; » and quotes the path, but nothing is interpreted.
+    assert all(piece in front for piece in ("<b>&amp", "</para><img src=", "/etc/hostname"))
+
+
+# --- the answer cards ---------------------------------------------------------------------
+
+
+def test_it_deals_four_answer_cards_to_each_of_eight_players():
+    cards = answer_cards()
+
+    assert len(cards) == TABLE_SIZE * 4
+    for player in range(1, TABLE_SIZE + 1):
+        assert [c.letter for c in cards if c.player == player] == list(LETTERS)
+
+
+def test_it_gives_every_player_a_colour_no_other_player_has():
+    colours = {card.player: (card.colour_name, card.colour) for card in answer_cards()}
+
+    assert len(set(colours.values())) == TABLE_SIZE
+    assert all(card.colour == colours[card.player][1] for card in answer_cards())
+
+
+def test_it_prints_each_answer_card_with_its_letter_player_and_colour(print_pdf):
+    cards = answer_cards()
+    sheet = PrintOptions().sheet_for(ANSWER_CARDS)
+
+    path = print_pdf(GAME, "reponses")
+    pdf = open_pdf(path)
+
+    assert page_count(path) == 2 * pages_needed(len(cards), sheet.per_page)
+    for number, card in enumerate(cards):
+        page, index = divmod(number, sheet.per_page)
+        front = inside(pdf, 2 * page, sheet.front(index).trim)
+        assert f"Réponse {card.letter}" in front
+        assert f"Joueur {card.player}" in front
+        assert card.colour_name in front
+
+
+def test_it_hides_the_answer_letter_behind_one_back_for_all(print_pdf):
+    sheet = PrintOptions().sheet_for(ANSWER_CARDS)
+
+    pdf = open_pdf(print_pdf(GAME, "reponses"))
+
+    backs = {inside(pdf, 1, sheet.back(index).trim) for index in range(sheet.per_page)}
+    assert backs == {"? Carte réponse"}
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+def test_it_fits_every_answer_card_at_every_card_size(card):
+    w, h = CARD_SIZES[card]
+
+    assert all(face_issues(ANSWER_CARDS, item, w, h) == () for item in answer_cards())
+
+
+# --- the joker tokens -----------------------------------------------------------------------
+
+
+def test_it_makes_the_three_jokers_of_the_rules_for_each_of_eight_players():
+    tokens = joker_tokens()
+
+    assert len(tokens) == TABLE_SIZE * len(JOKERS)
+    for player in range(1, TABLE_SIZE + 1):
+        assert [t.label for t in tokens if t.player == player] == [str(v) for v in
+                                                                   JOKERS.values()]
+
+
+def test_it_prints_the_jokers_on_30_mm_tokens_whatever_the_card_size():
+    for card in CARD_SIZES:
+        sheet = PrintOptions(card=card).sheet_for(JOKER_TOKENS)
+        assert (sheet.face_w, sheet.face_h) == (30.0, 30.0)
+
+
+def test_it_prints_each_joker_with_its_player_and_used_on_its_back(print_pdf):
+    tokens = joker_tokens()
+    sheet = PrintOptions().sheet_for(JOKER_TOKENS)
+
+    path = print_pdf(GAME, "jokers")
+    pdf = open_pdf(path)
+
+    assert page_count(path) == 2
+    for index, token in enumerate(tokens):
+        front = inside(pdf, 0, sheet.front(index).trim)
+        back = inside(pdf, 1, sheet.back(index).trim)
+        assert flat(token.label) in front
+        assert str(token.player) in front.split()
+        assert "UTILISÉ" in back.split()
+        assert flat(token.label) in back
+        assert str(token.player) in back.split()
+
+
+def test_it_fits_every_joker_token():
+    assert all(face_issues(JOKER_TOKENS, token, 30.0, 30.0) == () for token in joker_tokens())
+
+
+# --- the bloc réponse -----------------------------------------------------------------------
+
+
+class RecordingPen(MeasurePen):
+    """Measures like validation does and keeps every rectangle drawn."""
+
+    def __init__(self, w, h):
+        super().__init__(w, h)
+        self.rects: list[Rect] = []
+
+    def rect(self, rect, **style):
+        self.rects.append(rect)
+
+
+@pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
+def test_it_prints_the_score_pad_on_one_landscape_page(print_pdf, paper, points):
+    reader = PdfReader(str(print_pdf(GAME, "bloc-reponse", paper=paper)))
+
+    [page] = reader.pages
+    assert float(page.mediabox.width) == pytest.approx(points[1], abs=0.1)
+    assert float(page.mediabox.height) == pytest.approx(points[0], abs=0.1)
+
+
+def test_it_lays_out_players_by_rounds_with_a_total_per_player(print_pdf):
+    text = flat(page_text(open_pdf(print_pdf(GAME, "bloc-reponse")), 0))
+
+    assert all(f"Manche {n}" in text for n in range(1, TABLE_SIZE + 1))
+    assert "Manche 9" not in text
+    assert "Joueur" in text and "Total" in text
+    assert text.count("Public") == TABLE_SIZE
+
+
+def test_it_gives_every_player_three_joker_boxes_each_round():
+    pen = RecordingPen(297.0, 210.0)
+
+    answer_pad(pen)
+
+    boxes = [r for r in pen.rects if r.w == r.h and r.w < 5]
+    assert len(boxes) == TABLE_SIZE * TABLE_SIZE * len(JOKERS)
+    assert pen.issues == []
+
+
+def test_it_marks_the_paliers_and_what_a_wrong_answer_pays_on_the_pad(print_pdf):
+    text = flat(page_text(open_pdf(print_pdf(GAME, "bloc-reponse")), 0))
+
+    assert all(flat(amount(step.amount)) in text for step in LADDER)
+    assert "palier" in text
+    for band in fallback_bands():
+        assert flat(f"{amount(band.pays)} (de {amount(band.first.amount)} à "
+                    f"{amount(band.last.amount)})") in text
+
+
+# --- the prize ladder poster ----------------------------------------------------------------
+
+
+def test_it_groups_the_steps_by_what_a_wrong_answer_pays():
+    bands = [(b.first.number, b.last.number, b.pays) for b in fallback_bands()]
+
+    assert bands == [(1, 5, 0), (6, 10, 1_500), (11, 15, 48_000)]
+    assert all(b.pays == SPEC.fallback_amount(n) for b in fallback_bands()
+               for n in range(b.first.number, b.last.number + 1))
+
+
+@pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
+def test_it_prints_the_poster_on_one_portrait_page(print_pdf, paper, points):
+    reader = PdfReader(str(print_pdf(GAME, "echelle", paper=paper)))
+
+    [page] = reader.pages
+    assert float(page.mediabox.width) == pytest.approx(points[0], abs=0.1)
+    assert float(page.mediabox.height) == pytest.approx(points[1], abs=0.1)
+
+
+def ladder_heights(pdf) -> dict[int, float]:
+    """Return the height (mm) of each step's amount in the poster's ladder column."""
+    heights = {}
+    for step in LADDER:
+        column = [(x, y) for x, y in spots(pdf, 0, amount(step.amount)) if x < 130]
+        [(_x, y)] = column
+        heights[step.number] = y
+    return heights
+
+
+def test_it_climbs_from_200_euros_at_the_bottom_to_the_million_on_top(print_pdf):
+    heights = ladder_heights(open_pdf(print_pdf(GAME, "echelle")))
+
+    assert [n for n, _y in sorted(heights.items(), key=lambda item: item[1])] == list(
+        range(1, len(LADDER) + 1))
+
+
+def test_it_highlights_the_three_paliers_on_their_steps(print_pdf):
+    pdf = open_pdf(print_pdf(GAME, "echelle"))
+    heights = ladder_heights(pdf)
+
+    labels = sorted(y for x, y in spots(pdf, 0, "palier") if x < 130)
+
+    safe = sorted(heights[step.number] for step in LADDER if step.safe)
+    assert labels == pytest.approx(safe, abs=1.0)
+
+
+def test_it_shows_what_a_wrong_answer_pays_beside_its_steps(print_pdf):
+    pdf = open_pdf(print_pdf(GAME, "echelle"))
+    heights = ladder_heights(pdf)
+
+    for band in fallback_bands():
+        beside = [y for x, y in spots(pdf, 0, amount(band.pays)) if x > 130]
+        assert any(heights[band.first.number] <= y <= heights[band.last.number]
+                   for y in beside)
+    assert flat(page_text(pdf, 0)).count("vous repartez avec") == len(fallback_bands())
+
+
+def test_it_reminds_the_three_jokers_and_the_two_player_tries(print_pdf):
+    text = flat(page_text(open_pdf(print_pdf(GAME, "echelle")), 0))
+
+    assert all(flat(str(label)) in text for label in JOKERS.values())
+    tries = SPEC.scoring["two_player_tries"]
+    assert f"{tries['public']} essais avec le Vote du public" in text
+    assert f"{tries['ami']} avec le Coup de fil à un ami" in text
+
+
+# --- every product, every option ---------------------------------------------------------------
+
+
+def expected_pages(deck, count: int, options: PrintOptions) -> int:
+    sheet = options.sheet_for(deck)
+    sheets = pages_needed(count, sheet.per_page)
+    return sheets if sheet.backs == "fold" else 2 * sheets
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+@pytest.mark.parametrize("backs", BACKS)
+def test_it_prints_the_card_decks_on_every_paper_card_size_and_back(demo, print_pdf, paper,
+                                                                     card, backs):
+    demo(GAME)
+    options = dict(paper=paper, card=card, backs=backs, bleed=3)
+    counts = {QUESTION_CARDS: len(ladder_items()), ANSWER_CARDS: len(answer_cards())}
+
+    for deck, count in counts.items():
+        path = print_pdf(GAME, deck.slug, **options)
+        assert page_count(path) == expected_pages(deck, count, PrintOptions(**options))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("backs", BACKS)
+@pytest.mark.parametrize("bleed", [0, 3])
+def test_it_prints_the_joker_tokens_on_every_paper_and_back(print_pdf, paper, backs, bleed):
+    options = dict(paper=paper, backs=backs, bleed=bleed)
+
+    path = print_pdf(GAME, "jokers", **options)
+
+    assert page_count(path) == expected_pages(JOKER_TOKENS, len(joker_tokens()),
+                                              PrintOptions(**options))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("slug", SHEETS)
+def test_it_prints_the_sheets_on_every_paper(print_pdf, paper, slug):
+    assert page_count(print_pdf(GAME, slug, paper=paper, bleed=3)) == 1
+
+
+def test_it_prints_every_product_in_one_pdf(demo, print_pdf):
+    demo(GAME)
+
+    text = document_text(print_pdf(GAME, *(product.slug for product in OURS)))
+
+    assert "Carte réponse" in text and "UTILISÉ" in text
+    assert "Bloc réponse" in text and "L’échelle des gains" in text
+
+
+@pytest.mark.parametrize("slug", [product.slug for product in OURS])
+def test_it_renders_a_png_of_every_product_to_look_at(demo, print_pdf, slug):
+    demo(GAME)
+    path = print_pdf(GAME, slug)
+
+    pages = [0] if slug in SHEETS else [0, 1]
+    for page in pages:
+        image = save_png(path, page, f"{GAME}-{slug}-{page + 1}")
+        with Image.open(image) as png:
+            assert len(png.convert("RGB").getcolors(maxcolors=1 << 20)) > 2
