@@ -118,7 +118,7 @@ class ContentAdmin(VersionAdmin):
 
     change_form_template = "admin/cms/content_change_form.html"
     formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3})}}
-    actions = ["send_to_review", "publish", "back_to_draft"]
+    actions = ["send_to_review", "publish", "back_to_draft", "print_selection"]
     list_per_page = 50
     save_on_top = True
     history_latest_first = True
@@ -253,6 +253,12 @@ class ContentAdmin(VersionAdmin):
     @admin.action(description=gettext_lazy("Repasser en brouillon"), permissions=["submit"])
     def back_to_draft(self, request, queryset):
         self._bulk_move(request, queryset, Status.DRAFT)
+
+    @admin.action(description=gettext_lazy("Imprimer la sélection"), permissions=["view"])
+    def print_selection(self, request, queryset):
+        from printing.admin_views import print_selection  # ReportLab loads only to print
+
+        return print_selection(self, request, queryset)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="",
                            obj=None):

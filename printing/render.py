@@ -155,7 +155,7 @@ def face_issues(deck: Deck, item: Any, w: float, h: float) -> tuple[Issue, ...]:
     return tuple(dict.fromkeys(pen.issues))
 
 
-def describe(issue: Issue, deck: Deck) -> str:
+def describe(issue: Issue, deck: Product) -> str:
     where = deck.label if not issue.label else f"{deck.label}, {issue.label}"
     if issue.code == "glyph_missing":
         return _("Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
@@ -196,7 +196,28 @@ def check(game_slug: str, products: list[Product], content: GameContent | None,
     for product in products:
         if isinstance(product, Deck):
             problems.extend(fit_problems(game_slug, product, chosen[product.slug], options))
+        problems.extend(fixed_text_problems(game_slug, product, chosen[product.slug], options))
     return problems
+
+
+def fixed_text_problems(game_slug: str, product: Product, entries: list[Selected],
+                        options: PrintOptions) -> list[Problem]:
+    """Measure what is not one item's face: shared forms and full pages."""
+    issues: list[Issue] = []
+    if isinstance(product, Deck):
+        w, h = options.face_size(product)
+        for draw in (product.front_form, product.back_form):
+            if draw is not None:
+                pen = MeasurePen(w, h, options.bleed)
+                draw(pen)
+                issues += pen.issues
+    else:
+        for page in product.pages(options, [e.item for e in entries]):
+            pen = MeasurePen(*paper_size(page.paper or options.paper, landscape=page.landscape))
+            page.draw(pen)
+            issues += pen.issues
+    return [Problem(issue.code, ERROR, describe(issue, product), None, game_slug)
+            for issue in dict.fromkeys(issues)]
 
 
 @lru_cache(maxsize=1)
@@ -333,7 +354,7 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
         for index, entry in enumerate(chunk):
             writer.face(sheet.front(index), w, h, deck.front, entry.item, form=front_form)
         if options.crop_marks:
-            writer.crop_marks(sheet.crop_marks())
+            writer.crop_marks(sheet.crop_marks(count=len(chunk)))
 
     def back_faces(chunk):
         for index, entry in enumerate(chunk):
@@ -344,7 +365,7 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
         writer.boxes(sheet.trim_box(backs=True), sheet.bleed_box(backs=True))
         back_faces(chunk)
         if options.crop_marks:
-            writer.crop_marks(sheet.crop_marks(backs=True))
+            writer.crop_marks(sheet.crop_marks(backs=True, count=len(chunk)))
 
     if backs and sheet.backs != BACKS_SEPARATE:
         writer.start_on_front()
@@ -364,7 +385,7 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
         if sheet.backs == BACKS_FOLD:
             back_faces(chunk)
             if options.crop_marks:
-                writer.crop_marks(sheet.crop_marks(backs=True))
+                writer.crop_marks(sheet.crop_marks(backs=True, count=len(chunk)))
             fold = sheet.fold_line
             c = writer.canvas
             c.saveState()
@@ -421,9 +442,9 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
         content = load_game(game_slug) if any(p.kind for p in products) else None
     chosen = {p.slug: select(p, content, include_drafts=include_drafts, refs=refs)
               for p in products}
-    # A selection of cards prints only the products that hold them.
+    # A selection of cards prints only the content products that hold them.
     if refs is not None:
-        products = [p for p in products if chosen[p.slug]]
+        products = [p for p in products if p.kind and chosen[p.slug]]
     if preview:
         products = [p for p in products if chosen[p.slug] or isinstance(p, Sheets)][:1]
         for product in products:

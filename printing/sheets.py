@@ -1,8 +1,8 @@
 """Paper, card sizes, bleed, imposition and duplex maps: pure geometry in millimetres.
 
-Nothing here knows ReportLab. Coordinates have their origin at the bottom-left corner of
-the page, as PDF has, and every spec checks itself when built so the drawing code can
-trust it.
+Nothing here knows ReportLab; only the error messages go through gettext. Coordinates
+have their origin at the bottom-left corner of the page, as PDF has, and every spec
+checks itself when built so the drawing code can trust it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from django.utils.translation import gettext as _
+
 # Paper (portrait width, height), in mm.
 PAPERS = {
     "a4": (210.0, 297.0),
@@ -18,6 +20,7 @@ PAPERS = {
     "a3": (297.0, 420.0),  # only for one-page boards; makers print decks on A4 or Letter
 }
 DECK_PAPERS = ("a4", "letter")
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
 
 # Card sizes (portrait width, height), in mm.
 CARD_SIZES = {
@@ -108,7 +111,8 @@ def paper_size(paper: str, *, landscape: bool = False) -> tuple[float, float]:
     try:
         w, h = PAPERS[paper]
     except KeyError:
-        raise SheetError(f"Papier inconnu : {paper!r} (choix : {', '.join(PAPERS)}).") from None
+        raise SheetError(_("Papier inconnu : %(paper)s (choix : %(choices)s).") % {
+            "paper": paper, "choices": ", ".join(PAPERS)}) from None
     return (h, w) if landscape else (w, h)
 
 
@@ -117,7 +121,8 @@ def card_size(name: str) -> tuple[float, float]:
         return CARD_SIZES[name]
     except KeyError:
         raise SheetError(
-            f"Format de carte inconnu : {name!r} (choix : {', '.join(CARD_SIZES)})."
+            _("Format de carte inconnu : %(card)s (choix : %(choices)s).") % {
+                "card": name, "choices": ", ".join(CARD_SIZES)}
         ) from None
 
 
@@ -151,18 +156,21 @@ class SheetSpec:
     def __post_init__(self):
         paper_size(self.paper)
         if self.backs not in BACKS:
-            raise SheetError(f"Mode de dos inconnu : {self.backs!r} (choix : {', '.join(BACKS)}).")
+            raise SheetError(_("Mode de dos inconnu : %(backs)s (choix : %(choices)s).") % {
+                "backs": self.backs, "choices": ", ".join(BACKS)})
         if not 0 <= self.bleed <= MAX_BLEED:
-            raise SheetError(f"Le fond perdu va de 0 à {MAX_BLEED:g} mm.")
+            raise SheetError(_("Le fond perdu va de 0 à %(max)s mm.") % {"max": f"{MAX_BLEED:g}"})
         if self.face_w <= 0 or self.face_h <= 0:
             raise SheetError("Une carte a une largeur et une hauteur.")
         if abs(self.offset_x) > MAX_OFFSET or abs(self.offset_y) > MAX_OFFSET:
-            raise SheetError(f"Le décalage du verso va de −{MAX_OFFSET:g} à {MAX_OFFSET:g} mm.")
+            raise SheetError(_("Le décalage du verso va de −%(max)s à %(max)s mm.")
+                             % {"max": f"{MAX_OFFSET:g}"})
         if self.columns < 1 or self.rows < 1:
             raise SheetError(
-                f"Une carte de {self.face_w:g} × {self.face_h:g} mm ne tient pas sur une feuille "
-                f"{self.paper.upper() if self.paper != 'letter' else 'Letter'} "
-                f"avec {self.bleed:g} mm de fond perdu."
+                _("Une carte de %(w)s × %(h)s mm ne tient pas sur une feuille %(paper)s avec "
+                  "%(bleed)s mm de fond perdu.") % {
+                    "w": f"{self.face_w:g}", "h": f"{self.face_h:g}", "bleed": f"{self.bleed:g}",
+                    "paper": PAPER_NAMES.get(self.paper, self.paper)}
             )
 
     # --- the grid -------------------------------------------------------------------------
@@ -289,13 +297,17 @@ class SheetSpec:
 
     # --- marks ----------------------------------------------------------------------------
 
-    def crop_marks(self, *, backs: bool = False) -> list[CropMark]:
-        """Return the cut lines' marks, in the margin outside the grid, never over a face."""
-        return list(self._crop_marks(backs))
+    def crop_marks(self, *, backs: bool = False, count: int | None = None) -> list[CropMark]:
+        """Return the cut lines' marks, in the margin outside the grid, never over a face.
 
-    @lru_cache(maxsize=4)  # noqa: B019 (a spec is frozen and few are alive at once)
-    def _crop_marks(self, backs: bool) -> tuple[CropMark, ...]:
-        placements = self.backs_ if backs else self.fronts
+        `count` faces are on the page (a deck's last sheet is often not full): only their
+        cut lines are marked.
+        """
+        return list(self._crop_marks(backs, self.per_page if count is None else count))
+
+    @lru_cache(maxsize=16)  # noqa: B019 (a spec is frozen and few are alive at once)
+    def _crop_marks(self, backs: bool, count: int) -> tuple[CropMark, ...]:
+        placements = (self.backs_ if backs else self.fronts)[:count]
         xs = sorted({round(v, 4) for p in placements for v in (p.trim.x, p.trim.right)})
         ys = sorted({round(v, 4) for p in placements for v in (p.trim.y, p.trim.top)})
         left = min(p.bleed.x for p in placements)

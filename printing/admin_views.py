@@ -1,0 +1,227 @@
+"""The admin's print pages: choose the options, see the first sheet, download the PDF.
+
+PlateauAdminSite's URLs and the question and card admins' « Imprimer la sélection » action
+delegate here, so that cms loads ReportLab only when someone prints.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pypdfium2 as pdfium
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, JsonResponse, QueryDict
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from cms.games import GAMES, kind_of
+from cms.models import Card
+
+from .forms import PrintForm
+from .products import PRODUCTS
+from .render import PrintOptions, PrintRefused, render
+from .sheets import SheetError
+
+PREVIEW_SCALE = 0.9  # 72 dpi × 0.9: an A4 sheet is about 540 pixels wide
+DOWNLOAD = "telecharger"  # the query parameter of the download button
+
+
+# --- who may print -------------------------------------------------------------------------
+
+
+def may_print(user) -> bool:
+    return user.has_perm("cms.view_question") or user.has_perm("cms.view_card")
+
+
+def may_print_drafts(user) -> bool:
+    """Tell whether this user works on the content, and so may print what is unpublished."""
+    return user.has_perm("cms.change_question") or user.has_perm("cms.change_card")
+
+
+# --- shared by the page, the preview and the action ---------------------------------------
+
+
+def print_form(request, game, *, defaults: bool = False) -> PrintForm:
+    """Return the form bound to the query string (to the defaults when it is empty)."""
+    drafts = may_print_drafts(request.user)
+    data = request.GET or None
+    if data is None and defaults:
+        data = PrintForm(game_slug=game.slug, may_include_drafts=drafts).initial_query()
+    return PrintForm(data, game_slug=game.slug, may_include_drafts=drafts)
+
+
+def render_pdf(game_slug: str, products, options: PrintOptions, **kwargs) -> bytes:
+    """Return the PDF as bytes; raises PrintRefused or SheetError like render does."""
+    out = io.BytesIO()
+    render(game_slug, products, options, out=out, **kwargs)
+    return out.getvalue()
+
+
+def first_page_png(pdf: bytes) -> bytes:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image = document[0].render(scale=PREVIEW_SCALE).to_pil()
+    finally:
+        document.close()
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)  # a preview: speed over size
+    return out.getvalue()
+
+
+def pdf_filename(game, options: PrintOptions, *, selection: bool = False) -> str:
+    """Return « douze-coups-a4-poker.pdf »: the game and the options a maker must match."""
+    parts = [game.slug, options.paper, options.card]
+    if selection:
+        parts.append("selection")
+    return "-".join(parts) + ".pdf"
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def problem_rows(problems) -> list[dict]:
+    """Return each problem with what it is about and the admin page where it is fixed."""
+    rows = []
+    for problem in problems:
+        target = problem.target
+        url = None
+        if target is not None:
+            url = reverse(f"admin:cms_{target._meta.model_name}_change", args=[target.pk])
+        rows.append({"message": str(problem.message), "url": url,
+                     "target": str(target) if target is not None else _("Tout le jeu")})
+    return rows
+
+
+def form_errors(form) -> list[str]:
+    """Return the form's errors as sentences, each field's prefixed with its label."""
+    lines = []
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else None
+        lines.extend(_("%(field)s : %(error)s") % {"field": label, "error": error} if label
+                     else str(error) for error in errors)
+    return lines
+
+
+# --- the page and its preview --------------------------------------------------------------
+
+
+def check_may_print(request) -> None:
+    if not may_print(request.user):
+        raise PermissionDenied
+
+
+def preview_query(request, form) -> QueryDict | None:
+    """Return the choices the preview shows: the defaults, the form's, or None if invalid."""
+    if not form.is_bound:
+        return form.initial_query()
+    if not form.is_valid():
+        return None
+    query = request.GET.copy()
+    query.pop(DOWNLOAD, None)
+    return query
+
+
+def print_page(site, request, game):
+    """Show the print options and a preview; the download button returns the PDF."""
+    check_may_print(request)
+    form = print_form(request, game)
+    problems = []
+    if form.is_bound and form.is_valid() and DOWNLOAD in request.GET:
+        try:
+            pdf = render_pdf(game.slug, form.chosen_products, form.options,
+                             include_drafts=form.wants_drafts)
+        except PrintRefused as refusal:
+            problems = problem_rows(refusal.problems)
+        except SheetError as error:
+            form.add_error(None, str(error))
+        else:
+            return pdf_response(pdf, pdf_filename(game, form.options))
+    query = preview_query(request, form)
+    preview = reverse("admin:cms_print_preview", args=[game.slug])
+    context = {
+        **site.each_context(request),
+        "game": game,
+        "title": _("Imprimer — %(game)s") % {"game": game.name},
+        "form": form,
+        "problems": problems,
+        "preview_base": preview,
+        "preview_url": f"{preview}?{query.urlencode()}" if query is not None else None,
+        "download": DOWNLOAD,
+    }
+    status = 422 if problems else 200
+    return TemplateResponse(request, "admin/printing/print.html", context, status=status)
+
+
+def print_preview(site, request, game):
+    """Return the first sheet as a PNG, or why it cannot be printed as JSON."""
+    check_may_print(request)
+    form = print_form(request, game, defaults=True)
+    if not form.is_valid():
+        return JsonResponse({"errors": form_errors(form), "problems": []}, status=400)
+    try:
+        # Only the first sheet is drawn and checked: the download checks everything.
+        pdf = render_pdf(game.slug, form.chosen_products, form.options,
+                         include_drafts=form.wants_drafts, preview=True)
+    except PrintRefused as refusal:
+        return JsonResponse({"errors": [], "problems": problem_rows(refusal.problems)},
+                            status=422)
+    except SheetError as error:
+        return JsonResponse({"errors": [str(error)], "problems": []}, status=400)
+    return HttpResponse(first_page_png(pdf), content_type="image/png")
+
+
+# --- the change lists' action --------------------------------------------------------------
+
+
+def refusal_message(problems) -> str:
+    rows = problem_rows(problems)
+    items = format_html_join(
+        "", "<li>{}</li>",
+        ((format_html('<a href="{}">{}</a> : {}', row["url"], row["target"], row["message"])
+          if row["url"] else format_html("{} : {}", row["target"], row["message"]),)
+         for row in rows))
+    return format_html("{}<ul>{}</ul>", ngettext(
+        "Rien n’est imprimé : %(n)s problème à corriger.",
+        "Rien n’est imprimé : %(n)s problèmes à corriger.", len(rows)) % {"n": len(rows)},
+        items)
+
+
+def products_printing(game, model, kinds) -> list[str]:
+    """Return the game's products that print content of these kinds from this model."""
+    is_card = model is Card
+    return [slug for slug, product in PRODUCTS.get(game.slug, {}).items()
+            if product.kind in kinds and kind_of(product.kind).is_card == is_card]
+
+
+def print_selection(modeladmin, request, queryset):
+    """Print the selected cards or questions of one game, with the default options."""
+    objects = list(queryset)
+    games = {obj.game.slug for obj in objects}
+    if len(games) != 1:
+        modeladmin.message_user(request, _(
+            "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."),
+            messages.ERROR)
+        return None
+    game = GAMES[games.pop()]
+    products = products_printing(game, queryset.model, {obj.kind for obj in objects})
+    if not products:
+        modeladmin.message_user(request, _(
+            "Aucun produit de %(game)s n’imprime ces éléments : une question posée sur une "
+            "carte s’imprime avec sa carte.") % {"game": game.name}, messages.WARNING)
+        return None
+    options = PrintOptions()
+    try:
+        pdf = render_pdf(game.slug, products, options, refs=[obj.ref for obj in objects],
+                         include_drafts=modeladmin.has_change_permission(request))
+    except PrintRefused as refusal:
+        modeladmin.message_user(request, refusal_message(refusal.problems), messages.ERROR)
+        return None
+    return pdf_response(pdf, pdf_filename(game, options, selection=True))
