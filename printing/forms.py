@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .products import PRODUCTS
+from .products.calibration import CALIBRATION
 from .render import PrintOptions
 from .sheets import (
     BACKS_FOLD,
@@ -99,7 +100,9 @@ class PrintForm(forms.Form):
         self.options: PrintOptions | None = None
         choices = product_choices(game_slug)
         self.fields["products"].choices = choices
-        self.fields["products"].initial = [slug for slug, _label in choices]
+        # The calibration sheet is a tool for the printer: printed when asked for.
+        self.fields["products"].initial = [slug for slug, _label in choices
+                                           if slug != CALIBRATION.slug]
         self.fields["card"].choices = card_choices()
         if not may_include_drafts:
             del self.fields["include_drafts"]

@@ -1,0 +1,344 @@
+"""Les 12 Coups de Midi on paper: every part of the box, as a maker prints and cuts it."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.lib.units import mm
+
+from cms.games.douze_coups import DUEL_COLOURS, SPEC
+from cms.games.spec import PALETTE
+from cms.models import Card, Status
+from cms.validation import load_game
+from printing.products import PRODUCTS
+from printing.products import douze_coups as dc
+from printing.render import PrintOptions, PrintRefused
+from printing.sheets import PAPERS
+from tests.builders import make_card, make_duel_pair, make_question
+
+from .conftest import flat, page_text, save_png, text_in
+
+GAME = "douze-coups"
+CARD_DECKS = ("coups-d-envoi", "duels", "coups-fatals", "coups-de-maitre")
+ALL = tuple(product.slug for product in dc.PRODUCTS)
+CONTENT = tuple(product.slug for product in dc.PRODUCTS if product.kind)
+PARTS = tuple(product.slug for product in dc.PRODUCTS if not product.kind)
+
+
+def deck(slug: str):
+    return PRODUCTS[GAME][slug]
+
+
+def page_size_mm(pdf: pdfium.PdfDocument, page: int) -> tuple[float, float]:
+    w, h = pdf[page].get_size()
+    return round(w / mm, 1), round(h / mm, 1)
+
+
+def text_top(pdf: pdfium.PdfDocument, page: int, needle: str) -> float:
+    """Return the height in mm of the top of `needle`'s first character on the page."""
+    textpage = pdf[page].get_textpage()
+    searcher = textpage.search(needle)
+    found = searcher.get_next()
+    assert found is not None, f"{needle!r} is not on page {page}"
+    _left, _bottom, _right, top = textpage.get_charbox(found[0])
+    return top / mm
+
+
+def colour_at(pdf: pdfium.PdfDocument, page: int, x: float, y: float) -> str:
+    """Return the colour printed at (x, y) mm from the page's bottom-left corner."""
+    scale = 4.0
+    image = pdf[page].render(scale=scale).to_pil().convert("RGB")
+    _w, h = pdf[page].get_size()
+    red, green, blue = image.getpixel((round(x * mm * scale), round((h - y * mm) * scale)))
+    return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def near(colour: str, expected: str, tolerance: int = 6) -> bool:
+    pairs = zip((colour[1:3], colour[3:5], colour[5:7]),
+                (expected[1:3], expected[3:5], expected[5:7]), strict=True)
+    return all(abs(int(a, 16) - int(b, 16)) <= tolerance for a, b in pairs)
+
+
+def publish_envoi(first_text: str) -> Card:
+    """A published coup d'envoi whose first question says `first_text`."""
+    questions = [make_question("coup-d-envoi", status=Status.PUBLISHED, text=first_text)]
+    questions += [make_question("coup-d-envoi", status=Status.PUBLISHED) for _ in range(3)]
+    return make_card("coup-d-envoi", status=Status.PUBLISHED, questions=questions)
+
+
+# --- every product prints ------------------------------------------------------------------
+
+
+def assert_prints_on(path, paper: str) -> None:
+    pdf = pdfium.PdfDocument(str(path))
+    assert len(pdf) >= 1
+    assert sorted(page_size_mm(pdf, 0)) == sorted(round(v, 1) for v in PAPERS[paper])
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("product", CONTENT)
+def test_it_prints_every_content_product_on_the_makers_paper(demo, print_pdf, product, paper):
+    demo(GAME)
+    assert_prints_on(print_pdf(GAME, product, paper=paper), paper)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("product", PARTS)
+def test_it_prints_every_fixed_part_on_the_makers_paper(print_pdf, product, paper):
+    assert_prints_on(print_pdf(GAME, product, paper=paper), paper)
+
+
+@pytest.mark.parametrize("card", ["poker", "tarot"])
+@pytest.mark.parametrize("product", CARD_DECKS)
+def test_it_prints_every_card_deck_with_long_edge_backs_and_bleed(demo, print_pdf, product,
+                                                                   card):
+    demo(GAME)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, product, card=card, backs="long", bleed=3)))
+    assert len(pdf) % 2 == 0  # every page of fronts has its page of backs
+
+
+def test_it_prints_the_duels_on_mini_cards(demo, print_pdf):
+    demo(GAME)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", card="mini", bleed=3)))
+    assert "Les fleuves" in flat(page_text(pdf, 0))
+
+
+def test_it_refuses_coups_fatals_on_mini_cards_naming_each_card(demo, print_pdf):
+    demo(GAME)
+    with pytest.raises(PrintRefused) as refused:
+        print_pdf(GAME, "coups-fatals", card="mini")
+    fatal_cards = set(Card.objects.filter(kind="coup-fatal", status=Status.PUBLISHED))
+    assert {problem.target for problem in refused.value.problems} == fatal_cards
+    assert all("Coup fatal" in problem.message for problem in refused.value.problems)
+
+
+@pytest.mark.parametrize("backs", ["short", "separate", "fold"])
+def test_it_prints_the_coups_d_envoi_with_any_kind_of_backs(demo, print_pdf, backs):
+    demo(GAME)
+    assert print_pdf(GAME, "coups-d-envoi", backs=backs, bleed=3).stat().st_size > 0
+
+
+# --- what the cards say --------------------------------------------------------------------
+
+
+def test_it_prints_a_coup_de_maitres_five_questions_in_order_from_top_to_bottom(db, print_pdf):
+    questions = [make_question("coup-de-maitre", status=Status.PUBLISHED, difficulty=n,
+                               text=f"Question de rang {n} sur la difficulté ?")
+                 for n in range(1, 6)]
+    card = make_card("coup-de-maitre", status=Status.PUBLISHED, questions=questions)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-de-maitre", refs=[card.ref])))
+    tops = [text_top(pdf, 0, f"rang {n}") for n in range(1, 6)]
+    assert tops == sorted(tops, reverse=True)
+
+
+def test_it_numbers_a_coup_de_maitres_questions_from_one_to_five(db, print_pdf):
+    questions = [make_question("coup-de-maitre", status=Status.PUBLISHED, difficulty=n,
+                               text=f"Question de rang {n} sur la difficulté ?")
+                 for n in range(1, 6)]
+    card = make_card("coup-de-maitre", status=Status.PUBLISHED, questions=questions)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-de-maitre", refs=[card.ref])))
+    trim = PrintOptions().sheet_for(deck("coups-de-maitre")).front(0).trim
+    for n in range(1, 6):
+        # The disc left of the question's first line.
+        top = text_top(pdf, 0, f"rang {n}")
+        assert flat(text_in(pdf, 0, (trim.x, top - 3, 7.5, 3))) == str(n)
+
+
+def test_it_marks_a_coup_d_envoi_hidden_proposition_as_cachee(db, print_pdf):
+    card = publish_envoi("Quelle ville est la préfecture du Gers ?")
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-d-envoi", refs=[card.ref])))
+    text = flat(page_text(pdf, 0))
+    assert text.count("CACHÉE") == 4
+    assert text.count("VISIBLE") == 4
+
+
+def test_it_gives_both_cards_of_a_duel_pair_the_same_title_and_colour(db):
+    first, second = make_duel_pair(status=Status.PUBLISHED, title="Les volcans",
+                                   colour="violet")
+    content = load_game(GAME)
+    items = [dc.printed_card(content, card) for card in (first, second)]
+    assert {(item.title, item.colour) for item in items} == {
+        ("Les volcans", DUEL_COLOURS["violet"])}
+
+
+def test_it_prints_a_duel_pairs_title_in_its_colour_on_both_cards(db, print_pdf):
+    first, second = make_duel_pair(status=Status.PUBLISHED, title="Les volcans",
+                                   colour="violet")
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", refs=[first.ref, second.ref])))
+    sheet = PrintOptions().sheet_for(deck("duels"))
+    for index in (0, 1):
+        trim = sheet.front(index).trim
+        header = (trim.x, trim.top - 8, trim.w, 8)
+        assert "Les volcans" in flat(text_in(pdf, 0, header))
+        assert near(colour_at(pdf, 0, trim.x + 1, trim.top - 1), DUEL_COLOURS["violet"])
+
+
+def test_it_prints_a_duels_title_on_its_back_to_choose_a_card_face_down(db, print_pdf):
+    first, _second = make_duel_pair(status=Status.PUBLISHED, title="Les volcans")
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", refs=[first.ref])))
+    back = PrintOptions().sheet_for(deck("duels")).back(0).trim
+    assert "Les volcans" in flat(text_in(pdf, 1, (back.x, back.y, back.w, back.h)))
+
+
+def test_it_prints_a_coup_fatals_answers_and_variants(db, print_pdf):
+    questions = [make_question("coup-fatal", status=Status.PUBLISHED, answer="Ljubljana",
+                               variants="Lioubliana")]
+    questions += [make_question("coup-fatal", status=Status.PUBLISHED) for _ in range(9)]
+    card = make_card("coup-fatal", status=Status.PUBLISHED, questions=questions)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-fatals", refs=[card.ref])))
+    text = flat(page_text(pdf, 0))
+    assert "Ljubljana" in text
+    assert "Lioubliana" in text
+
+
+def test_it_names_the_one_question_too_long_for_a_coup_fatal(db, print_pdf):
+    long_text = " ".join(["Quelle est la plus longue question du monde ?"] * 40)
+    questions = [make_question("coup-fatal", status=Status.PUBLISHED,
+                               text=long_text if n == 3 else None) for n in range(1, 11)]
+    card = make_card("coup-fatal", status=Status.PUBLISHED, questions=questions)
+    with pytest.raises(PrintRefused) as refused:
+        print_pdf(GAME, "coups-fatals", refs=[card.ref])
+    assert [(p.target, p.code) for p in refused.value.problems] == [(card, "text_overflow")]
+    assert "question 3" in refused.value.problems[0].message
+
+
+def test_it_prints_hostile_text_literally(db, print_pdf):
+    card = publish_envoi("<b>&</para> quelle balise ?")
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-d-envoi", refs=[card.ref])))
+    assert "<b>&</para> quelle balise ?" in flat(page_text(pdf, 0))
+
+
+def test_it_refuses_an_emoji_in_a_question_and_names_its_card(db, print_pdf):
+    card = publish_envoi("Quel fruit est 🍓 ?")
+    with pytest.raises(PrintRefused) as refused:
+        print_pdf(GAME, "coups-d-envoi", refs=[card.ref])
+    glyphs = [p for p in refused.value.problems if p.code == "glyph_missing"]
+    assert glyphs
+    assert all(problem.target == card for problem in glyphs)
+    assert all("🍓" in problem.message for problem in glyphs)
+
+
+# --- fiches and the tableau révélateur -----------------------------------------------------
+
+
+def test_it_prints_the_fiches_and_the_tableau_at_one_size(db):
+    sizes = {deck(slug).size for slug in ("coups-par-coup", "etoiles", "tableau-revelateur")}
+    assert sizes == {dc.FICHE_SIZE}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_it_fits_two_fiches_on_a_sheet_even_with_bleed(paper):
+    assert PrintOptions(paper=paper, bleed=3).sheet_for(deck("etoiles")).per_page == 2
+
+
+def test_it_cuts_the_image_area_into_seven_large_flaps_left_and_seven_small_right():
+    areas = dc.fiche_areas()
+    assert len(areas.large) == SPEC.scoring["large_panels"]
+    assert len(areas.small) == SPEC.scoring["small_panels"]
+    assert all(large.right <= small.x + 1e-6 and large.w > small.w
+               for large, small in zip(areas.large, areas.small, strict=True))
+    assert all(areas.image.contains(flap) for flap in areas.large + areas.small)
+    assert not areas.image.overlaps(areas.answer)
+
+
+def test_it_lays_the_tableaus_answer_flap_over_the_etoile_answer(demo, print_pdf):
+    demo(GAME)
+    fiche = pdfium.PdfDocument(str(print_pdf(GAME, "etoiles")))
+    cover = pdfium.PdfDocument(str(print_pdf(GAME, "tableau-revelateur")))
+    sheet = PrintOptions().sheet_for(deck("etoiles"))
+    assert sheet.front(0) == PrintOptions().sheet_for(deck("tableau-revelateur")).front(0)
+    trim = sheet.front(0).trim
+    answer = dc.AREAS.answer.moved(trim.x, trim.y)
+    box = (answer.x, answer.y, answer.w, answer.h)
+    assert "La tour Eiffel" in flat(text_in(fiche, 0, box))
+    assert "RÉPONSE" in flat(text_in(cover, 0, box))
+
+
+def test_it_puts_each_coup_par_coup_proposition_under_its_numbered_large_flap(db, print_pdf):
+    question = make_question("coup-par-coup", status=Status.PUBLISHED,
+                             text="Ces villes sont des préfectures",
+                             propositions=[(f"Ville {n}", n != 4, False) for n in range(1, 8)])
+    card = make_card("coup-par-coup", status=Status.PUBLISHED, questions=[question])
+    fiche = pdfium.PdfDocument(str(print_pdf(GAME, "coups-par-coup", refs=[card.ref])))
+    cover = pdfium.PdfDocument(str(print_pdf(GAME, "tableau-revelateur")))
+    trim = PrintOptions().sheet_for(deck("coups-par-coup")).front(0).trim
+    for number, large in enumerate(dc.AREAS.large, start=1):
+        flap = large.moved(trim.x, trim.y)
+        box = (flap.x, flap.y, flap.w, flap.h)
+        assert f"Ville {number}" in flat(text_in(fiche, 0, box))
+        assert str(number) in flat(text_in(cover, 0, box))
+
+
+def test_it_hides_faux_under_the_intruders_small_flap_only(db, print_pdf):
+    question = make_question("coup-par-coup", status=Status.PUBLISHED,
+                             propositions=[(f"Ville {n}", n != 4, False) for n in range(1, 8)])
+    card = make_card("coup-par-coup", status=Status.PUBLISHED, questions=[question])
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-par-coup", refs=[card.ref])))
+    trim = PrintOptions().sheet_for(deck("coups-par-coup")).front(0).trim
+    words = [flat(text_in(pdf, 0, (s.x + trim.x, s.y + trim.y, s.w, s.h)))
+             for s in dc.AREAS.small]
+    assert words == ["VRAI"] * 3 + ["FAUX"] + ["VRAI"] * 3
+
+
+def test_it_draws_the_mystery_image_on_the_etoile_fiche(demo, print_pdf):
+    demo(GAME)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "etoiles")))
+    images = list(pdf[0].get_objects(filter=[pdfium.raw.FPDF_PAGEOBJ_IMAGE]))
+    assert len(images) == 2  # two fiches a sheet, each with its picture
+
+
+# --- banknotes, stars, rules ---------------------------------------------------------------
+
+
+def test_it_prints_the_boxs_thirty_banknotes(print_pdf):
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "billets")))
+    fronts = " ".join(flat(page_text(pdf, page)) for page in range(0, len(pdf), 2))
+    values = Counter(int(n) * 1000 for n in re.findall(r"\b(\d{1,2}) 000 €", fronts))
+    assert values == Counter(SPEC.scoring["banknotes"])
+    assert values.total() == 30
+
+
+@pytest.mark.parametrize(("product", "front", "back"), [
+    ("etoiles-pupitre", PALETTE["vert"], PALETTE["violet"]),
+    ("jetons-etoile", PALETTE["orange"], PALETTE["rouge"]),
+])
+def test_it_prints_stars_with_one_colour_a_side_behind_each_other(print_pdf, product, front,
+                                                                  back):
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, product)))
+    assert len(pdf) == 2
+    sheet = PrintOptions().sheet_for(deck(product))
+    for page, placement, colour in ((0, sheet.front(0), front), (1, sheet.back(0), back)):
+        cx, cy = placement.trim.centre
+        assert near(colour_at(pdf, page, cx + 6, cy - 4), colour)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_it_summarises_the_rules_on_one_page_with_the_games_numbers(print_pdf, paper):
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "regles", paper=paper)))
+    text = flat(page_text(pdf, 0))
+    assert len(pdf) == 1
+    assert "Maître de Midi" in text
+    assert "3 000 €" in text
+    assert "10 000 €" in text
+
+
+def test_it_orders_the_products_as_a_maker_prints_them():
+    assert ALL == ("coups-d-envoi", "duels", "coups-fatals", "coups-de-maitre",
+                   "coups-par-coup", "etoiles", "tableau-revelateur", "billets",
+                   "etoiles-pupitre", "jetons-etoile", "regles")
+
+
+# --- for a person to look at ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("product", ALL)
+def test_it_renders_each_products_first_pages_for_review(request, print_pdf, product):
+    if product in CONTENT:
+        request.getfixturevalue("demo")(GAME)
+    path = print_pdf(GAME, product, bleed=3)
+    pages = len(pdfium.PdfDocument(str(path)))
+    for page in range(min(pages, 2)):
+        assert save_png(path, page, f"douze-coups-{product}-{page}").stat().st_size > 0
