@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 
@@ -21,10 +22,6 @@ from .sheets import SAFE_INSET, Rect
 
 BLACK = "#1b1b1b"
 WHITE = "#ffffff"
-
-
-class TextDoesNotFit(Exception):
-    """Raised when printing meets text that validation should have refused."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +36,20 @@ class Issue:
 @lru_cache(maxsize=256)
 def colour(value: str):
     return HexColor(value)
+
+
+@lru_cache(maxsize=typo.TEXT_CACHE)
+def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
+            french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
+    """Return (fitted text, "", "") or (None, problem code, detail): one lookup a box."""
+    value = typo.french_of(value) if french else typo.printable(value)
+    missing = typo.missing_glyphs_of(value, font)
+    if missing:
+        return None, "glyph_missing", "".join(missing)
+    fitted = typo.fit_of(value, font, size, box_w, box_h, min_size, max_lines)
+    if fitted is None:
+        return None, "text_overflow", ""
+    return fitted, "", ""
 
 
 class Pen:
@@ -65,14 +76,10 @@ class Pen:
 
         `label` names the box in a report; a lazy translation is only rendered then.
         """
-        value = typo.french(value) if french else typo.printable(value)
-        missing = typo.missing_glyphs(value, font)
-        if missing:
-            self.report(Issue("glyph_missing", str(label), "".join(missing)))
-            return None
-        fitted = typo.fit(value, font, size, rect.w * mm, rect.h * mm, min_size, max_lines)
+        fitted, code, detail = _fitted(value, font, size, min_size, rect.w * mm, rect.h * mm,
+                                       french, max_lines)
         if fitted is None:
-            self.report(Issue("text_overflow", str(label)))
+            self.report(Issue(code, str(label), detail))
         return fitted
 
     def text(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
@@ -158,6 +165,8 @@ class CanvasPen(Pen):
     Consecutive text goes into one PDF text object (far fewer operators than one
     `drawString` a line); any other drawing, or reaching for `canvas`, writes it out
     first, so what is drawn later still lands on top. Call `flush` when the face is done.
+    Text that cannot be printed is left out and kept in `issues`: the writer turns them
+    into problems and refuses the whole PDF.
     """
 
     DRAWING = frozenset({"rect", "line", "circle", "polygon", "image", "background",
@@ -167,6 +176,7 @@ class CanvasPen(Pen):
         super().__init__(w, h, bleed)
         self._canvas = canvas
         self._forms = forms  # names of the forms the document already holds
+        self.issues: list[Issue] = []
         self._text = None
         self._state = None  # (font, size, fill) last set in the text object
 
@@ -185,7 +195,8 @@ class CanvasPen(Pen):
             draw(self)
             return
         name = f"{key}-{self.w:g}x{self.h:g}"
-        c = self.canvas
+        self.flush()
+        c = self._canvas
         if name not in self._forms:
             bleed = self.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
@@ -193,6 +204,7 @@ class CanvasPen(Pen):
             inner = CanvasPen(self._canvas, self.w, self.h, self.bleed)
             draw(inner)
             inner.flush()
+            self.issues += inner.issues
             c.endForm()
             self._forms.add(name)
         c.doForm(name)
@@ -218,27 +230,33 @@ class CanvasPen(Pen):
         if align != "left":
             width = pdfmetrics.stringWidth(value, font, size)
             x -= width / 2 if align == "centre" else width
-        text.setTextOrigin(x, y)
-        text.textOut(value)
+        # One operator string a line: the origin, then the text. ReportLab's setTextOrigin
+        # and textOut would also track a cursor we never use, measuring every line again.
+        text._code.append(f"1 0 0 1 {fp_str(x, y)} Tm {text._formatText(value)}")
 
     def report(self, issue: Issue) -> None:
-        raise TextDoesNotFit(f"{issue.code}: {issue.label} {issue.detail}".strip())
+        self.issues.append(issue)
 
     def draw_fitted(self, fitted, rect, *, align="left", valign="top", fill=BLACK) -> None:
-        height = fitted.leading * (len(fitted.lines) - 1) + fitted.size
+        lines = fitted.lines
+        size = fitted.size
+        leading = fitted.leading
         if valign == "top":
             top = rect.top * mm
-        elif valign == "middle":
-            top = (rect.y * mm) + (rect.h * mm + height) / 2
         else:
-            top = rect.y * mm + height
+            height = leading * (len(lines) - 1) + size
+            top = (rect.y * mm + (rect.h * mm + height) / 2 if valign == "middle"
+                   else rect.y * mm + height)
         # The first baseline sits one ascent (about 0.8 em) under the top of the block.
-        y = top - fitted.size * 0.8
-        x = {"left": rect.x * mm, "centre": (rect.x + rect.w / 2) * mm,
-             "right": rect.right * mm}[align]
-        for line in fitted.lines:
-            self._line(line, x, y, fitted.font, fitted.size, fill, align)
-            y -= fitted.leading
+        y = top - size * 0.8
+        if align == "left":
+            x = rect.x * mm
+        else:
+            x = (rect.x + rect.w / 2) * mm if align == "centre" else rect.right * mm
+        font = fitted.font
+        for line in lines:
+            self._line(line, x, y, font, size, fill, align)
+            y -= leading
 
     def centred(self, value: str, x: float, y: float, *, size: float,
                 font: str = typo.REGULAR, fill: str = BLACK) -> None:

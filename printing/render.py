@@ -177,7 +177,12 @@ def fit_problems(game_slug: str, deck: Deck, selected: Iterable[Selected],
 
 def check(game_slug: str, products: list[Product], content: GameContent | None,
           chosen: dict[str, list[Selected]], options: PrintOptions) -> list[Problem]:
-    """Return the errors that stop this print: the content's own, then what does not fit."""
+    """Return the errors that stop this print before a page is drawn.
+
+    The content's own errors, and the text of forms and pages that does not fit. Whether
+    each item's text fits is found while drawing it (see `render`): measuring first would
+    fit every text twice.
+    """
     problems: list[Problem] = []
     if content is not None:
         printed = {(type(e.source), e.source.pk) for entries in chosen.values()
@@ -194,8 +199,6 @@ def check(game_slug: str, products: list[Product], content: GameContent | None,
                 problems.extend(p for p in report.about(card)
                                 if p.is_error and p.target is not card and p not in problems)
     for product in products:
-        if isinstance(product, Deck):
-            problems.extend(fit_problems(game_slug, product, chosen[product.slug], options))
         problems.extend(fixed_text_problems(game_slug, product, chosen[product.slug], options))
     return problems
 
@@ -245,7 +248,8 @@ class Writer:
     """A canvas with page bookkeeping: page sizes, boxes, crop marks, shared backs."""
 
     def __init__(self, out, *, title: str, subject: str, options: PrintOptions,
-                 progress: Callable[[int, int], None] | None = None, total: int = 0):
+                 game_slug: str = "", progress: Callable[[int, int], None] | None = None,
+                 total: int = 0):
         typo.fonts()
         self.canvas = Canvas(out, invariant=1, pageCompression=1)
         self.canvas.setTitle(title)
@@ -264,6 +268,8 @@ class Writer:
         self.progress = progress
         self.total = total
         self.done = 0
+        self.game_slug = game_slug
+        self.problems: list[Problem] = []  # text found unprintable while drawing
 
     def advance(self, count: int) -> None:
         self.done += count
@@ -294,7 +300,8 @@ class Writer:
         c.setLineWidth(CROP_MARK_WIDTH)
         c.lines([(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm) for m in marks])
 
-    def face(self, placement: Placement, w: float, h: float, draw, item=None, *, form=None):
+    def face(self, placement: Placement, w: float, h: float, draw, item=None, *, form=None,
+             product: Product | None = None, source=None):
         """Draw one face at its placement: the shared form first, then its own drawing."""
         c = self.canvas
         c.saveState()
@@ -308,7 +315,13 @@ class Writer:
             pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms)
             draw(pen) if item is None else draw(pen, item)
             pen.flush()
+            self.unprintable(pen, product, source)
         c.restoreState()
+
+    def unprintable(self, pen: CanvasPen, product: Product | None, source) -> None:
+        for issue in dict.fromkeys(pen.issues):
+            self.problems.append(Problem(issue.code, ERROR, describe(issue, product), source,
+                                         self.game_slug))
 
     def shared(self, deck: Deck, side: str, w: float, h: float) -> str | None:
         """Return the name of the form that draws what all of a deck's fronts or backs share."""
@@ -325,6 +338,7 @@ class Writer:
             draw(pen)
             pen.flush()
             c.endForm()
+            self.unprintable(pen, deck, None)
             self.forms.add(name)
         return name
 
@@ -352,13 +366,15 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
         writer.page(page_w, page_h)
         writer.boxes(sheet.trim_box(), sheet.bleed_box())
         for index, entry in enumerate(chunk):
-            writer.face(sheet.front(index), w, h, deck.front, entry.item, form=front_form)
+            writer.face(sheet.front(index), w, h, deck.front, entry.item, form=front_form,
+                        product=deck, source=entry.source)
         if options.crop_marks:
             writer.crop_marks(sheet.crop_marks(count=len(chunk)))
 
     def back_faces(chunk):
         for index, entry in enumerate(chunk):
-            writer.face(sheet.back(index), w, h, deck.back, entry.item, form=form)
+            writer.face(sheet.back(index), w, h, deck.back, entry.item, form=form,
+                        product=deck, source=entry.source)
 
     def backs_page(chunk):
         writer.page(page_w, page_h)
@@ -415,6 +431,7 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
         pen = CanvasPen(writer.canvas, w, h)
         page.draw(pen)
         pen.flush()
+        writer.unprintable(pen, product, None)
         writer.show_page()
         writer.advance(1)
 
@@ -450,8 +467,7 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
         for product in products:
             if isinstance(product, Deck):
                 chosen[product.slug] = chosen[product.slug][:options.sheet_for(product).per_page]
-        problems = [p for product in products if isinstance(product, Deck)
-                    for p in fit_problems(game_slug, product, chosen[product.slug], options)]
+        problems = []
     else:
         problems = check(game_slug, products, content, chosen, options)
     if problems:
@@ -460,7 +476,7 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     labels = ", ".join(str(p.label) for p in products)
     writer = Writer(out, title=f"{game.name} — {labels}",
                     subject=_("Plateau, à imprimer à 100 % et découper"), options=options,
-                    progress=progress, total=total)
+                    game_slug=game_slug, progress=progress, total=total)
     result = Result(products=[p.slug for p in products], items=total)
     for product in products:
         entries = chosen[product.slug]
@@ -469,6 +485,8 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
                 write_deck(writer, product, entries, fronts_only=preview)
         else:
             write_sheets(writer, product, entries, first_only=preview)
+    if writer.problems:
+        raise PrintRefused(writer.problems)  # nothing is saved: no file is written
     if writer.pages == 0:
         raise PrintRefused([Problem("nothing_to_print", ERROR,
                                     _("Rien à imprimer : aucun contenu publié."), None,

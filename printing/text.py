@@ -76,18 +76,29 @@ def printable(text: str) -> str:
     return text
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8)
+def _drawable(font: str) -> frozenset[str]:
+    fonts()
+    return frozenset(map(chr, pdfmetrics.getFont(font).face.charToGlyph)) | {"\n", "\t"}
+
+
+# The text caches are small: a print fits each text once; they serve repeated labels.
+TEXT_CACHE = 1024
+
+
+@lru_cache(maxsize=TEXT_CACHE)
 def missing_glyphs(text: str, font: str = REGULAR) -> tuple[str, ...]:
     """Return the characters of `text` the font cannot draw, each once, in order."""
-    fonts()
-    face = pdfmetrics.getFont(font).face
-    cmap = face.charToGlyph
-    seen: dict[str, None] = {}
-    for char in printable(text):
-        if char in "\n\t" or ord(char) in cmap or char in seen:
-            continue
-        seen[char] = None
-    return tuple(seen)
+    return missing_glyphs_of(text, font)
+
+
+def missing_glyphs_of(text: str, font: str = REGULAR) -> tuple[str, ...]:
+    """`missing_glyphs` without its cache, for callers that cache the whole fit."""
+    text = printable(text)
+    missing = set(text) - _drawable(font)
+    if not missing:
+        return ()
+    return tuple(dict.fromkeys(char for char in text if char in missing))
 
 
 def escape(text: str) -> str:
@@ -98,6 +109,9 @@ def escape(text: str) -> str:
 # --- French typography ---------------------------------------------------------------------
 
 _SPACE_BEFORE = re.compile(r"[ \u00a0\u202f]*([;!?])")
+# The same without entities to mind: after a word, before the first of a run of ; ! ?
+_SPACE_BEFORE_PLAIN = re.compile(r"(?<=[^\s;!?])[ \u00a0\u202f]*(?=[;!?])")
+_DIGIT_SPACE = re.compile(r"\d \d")
 _COLON = re.compile(r"(?<=\S)[ \u00a0\u202f]*:(?=\s|$)|(?<=\s):")
 _OPEN_GUILLEMET = re.compile(r"«[ \u00a0\u202f]*")
 _CLOSE_GUILLEMET = re.compile(r"[ \u00a0\u202f]*»")
@@ -110,14 +124,38 @@ _SPACES = re.compile(r"[ \t]+")
 _DIGIT_GROUPS = re.compile(r"(?<=\d) (?=\d{3}\b)")
 
 
-@lru_cache(maxsize=65536)
+# Text without any of these needs no typography: most propositions and answers.
+_TYPOGRAPHY_CHARS = frozenset(";:!?«»\"'\t")
+_DIGITS = frozenset("0123456789")
+
+
+def _needs_typography(text: str) -> bool:
+    chars = set(text)
+    return bool(chars & _TYPOGRAPHY_CHARS or "  " in text
+                or (chars & _DIGITS and _DIGIT_SPACE.search(text)))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
 def french(text: str) -> str:
     """Apply French typography: narrow no-break spaces before ; : ! ?, « » and ’."""
-    text = _SPACES.sub(" ", text.strip())
-    text = _APOSTROPHE.sub("\u2019", text)
-    text = _QUOTED.sub(lambda m: f"«{m.group(1).strip()}»", text)
-    text = _OPEN_GUILLEMET.sub("«" + NBSP, text)
-    text = _CLOSE_GUILLEMET.sub(NBSP + "»", text)
+    return french_of(text)
+
+
+def french_of(text: str) -> str:
+    """`french` without its cache, for callers that cache the whole fit."""
+    if not _needs_typography(text):
+        return printable(text.strip())
+    text = text.strip()
+    if "  " in text or "\t" in text:
+        text = _SPACES.sub(" ", text)
+    # Each rule runs only when its character is there: most text needs one or two.
+    if "'" in text:
+        text = _APOSTROPHE.sub("\u2019", text)
+    if '"' in text:
+        text = _QUOTED.sub(lambda m: f"«{m.group(1).strip()}»", text)
+    if "«" in text or "»" in text:
+        text = _OPEN_GUILLEMET.sub("«" + NBSP, text)
+        text = _CLOSE_GUILLEMET.sub(NBSP + "»", text)
 
     def before(match):
         start = match.start()
@@ -128,9 +166,14 @@ def french(text: str) -> str:
             return match.group(1)  # "&amp;" is not French punctuation
         return NNBSP + match.group(1)
 
-    text = _SPACE_BEFORE.sub(before, text)
-    text = _COLON.sub(NNBSP + ":", text)
-    text = _DIGIT_GROUPS.sub(NNBSP, text)
+    if "&" in text:
+        text = _SPACE_BEFORE.sub(before, text)
+    elif ";" in text or "!" in text or "?" in text:
+        text = _SPACE_BEFORE_PLAIN.sub(NNBSP, text)
+    if ":" in text:
+        text = _COLON.sub(NNBSP + ":", text)
+    if _DIGIT_SPACE.search(text):
+        text = _DIGIT_GROUPS.sub(NNBSP, text)
     return printable(text)
 
 
@@ -161,21 +204,48 @@ def width(text: str, font: str, size: float) -> float:
     return pdfmetrics.stringWidth(text, font, size)
 
 
+# Word widths at 1 pt, by font: French text repeats its words, so most are measured once.
+WORD_CACHE = 50_000
+_word_widths: dict[str, dict[str, float]] = {}
+
+
+@lru_cache(maxsize=16)
+def _unit_width(font: str):
+    """Return a function giving a word's width at 1 pt in `font`, remembering words."""
+    fonts()
+    known = _word_widths.setdefault(font, {})
+    measure = pdfmetrics.getFont(font).stringWidth
+
+    def unit_width(word: str) -> float:
+        try:
+            return known[word]
+        except KeyError:
+            if len(known) >= WORD_CACHE:
+                known.clear()
+            value = known[word] = measure(word, 1.0)
+            return value
+
+    return unit_width
+
+
 def wrap(text: str, font: str, size: float, max_width: float) -> list[str] | None:
     """Break text into lines no wider than `max_width` pt; None if a word is too wide."""
+    unit_width = _unit_width(font)
+    limit = max_width / size  # widths scale with the size: compare them at 1 pt
+    if "\n" not in text and unit_width(text) <= limit:
+        return [text]  # one line: no need to measure word by word
     lines: list[str] = []
-    space = width(" ", font, size)
+    space = unit_width(" ")
     for paragraph in text.split("\n"):
-        words = paragraph.split(" ")
         line: list[str] = []
         line_width = 0.0
-        for word in words:
+        for word in paragraph.split(" "):
             if not word:
                 continue
-            word_width = width(word, font, size)
-            if word_width > max_width:
+            word_width = unit_width(word)
+            if word_width > limit:
                 return None
-            if line and line_width + space + word_width > max_width:
+            if line and line_width + space + word_width > limit:
                 lines.append(" ".join(line))
                 line, line_width = [word], word_width
             else:
@@ -185,7 +255,7 @@ def wrap(text: str, font: str, size: float, max_width: float) -> list[str] | Non
     return lines
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=TEXT_CACHE)
 def fit(text: str, font: str, max_size: float, box_w: float, box_h: float,
         min_size: float = MIN_SIZE, max_lines: int = 0) -> Fitted | None:
     """Return the text at the largest size from `max_size` down to `min_size` that fits.
@@ -193,6 +263,12 @@ def fit(text: str, font: str, max_size: float, box_w: float, box_h: float,
     Sizes step down by half a point. None when even `min_size` does not fit: the caller
     reports it, it never cuts the text.
     """
+    return fit_of(text, font, max_size, box_w, box_h, min_size, max_lines)
+
+
+def fit_of(text: str, font: str, max_size: float, box_w: float, box_h: float,
+           min_size: float = MIN_SIZE, max_lines: int = 0) -> Fitted | None:
+    """`fit` without its cache, for callers that cache the whole fit."""
     fonts()
     # A size scaled down for a small card never starts below what is still readable.
     size = max(max_size, min_size)

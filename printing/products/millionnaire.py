@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from django.utils.translation import gettext_lazy as _
 from reportlab.lib.units import mm
@@ -10,7 +11,7 @@ from reportlab.lib.units import mm
 from cms.games.millionnaire import JOKERS, LADDER, SPEC
 from cms.games.spec import PALETTE, LadderStep
 
-from ..draw import WHITE, Pen, colour
+from ..draw import WHITE, MeasurePen, Pen, colour
 from ..sheets import Rect
 from ..text import BOLD, CONDENSED, CONDENSED_BOLD, amount, width
 from .base import Deck, Page, Sheets
@@ -71,21 +72,47 @@ PROPOSITION_LABELS = tuple(_("proposition %(letter)s") % {"letter": letter}
                            for letter in LETTERS)
 
 
-def proposition_rows(pen: Pen) -> list[Rect]:
-    """Return the four proposition boxes, top to bottom: the same on every card."""
+@dataclass(frozen=True)
+class CardLayout:
+    """Where a question card's parts go, for one card size: worked out once, then reused."""
+
+    k: float  # text scale next to a poker card
+    rows: tuple[Rect, ...]  # the four proposition boxes, top to bottom
+    question: Rect
+    propositions: tuple[Rect, ...]  # the text inside each box
+    answer: Rect  # on the back, under the letter
+    centre: tuple[float, float]
+    ref_y: float
+
+
+@lru_cache(maxsize=8)
+def card_layout(w: float, h: float) -> CardLayout:
+    pen = MeasurePen(w, h)
     k = scale(pen)
     body = card_body(pen)
     gap = 1.2 * k
     row_h = min(9.0 * k, body.h * 0.13)
-    return [Rect(body.x, body.y + (3 - i) * (row_h + gap), body.w, row_h)
-            for i in range(len(LETTERS))]
+    rows = tuple(Rect(body.x, body.y + (3 - i) * (row_h + gap), body.w, row_h)
+                 for i in range(len(LETTERS)))
+    inner = pen.box.inset(pen.w * 0.12)
+    cx, cy = pen.box.centre
+    return CardLayout(
+        k=k,
+        rows=rows,
+        question=Rect(body.x, rows[0].top + 2, body.w, body.top - rows[0].top - 2),
+        propositions=tuple(Rect(box.x + box.h * 1.1, box.y + 0.5, box.w - box.h * 1.5,
+                                box.h - 1) for box in rows),
+        answer=Rect(inner.x, inner.y + 6 * k, inner.w, cy - 8 * k - inner.y - 6 * k),
+        centre=(cx, cy),
+        ref_y=inner.y + 0.5,
+    )
 
 
 def question_front_form(pen: Pen) -> None:
     """What every question card shares: paper, band, the four lettered boxes."""
     k = scale(pen)
     card_band(pen, colour=NAVY)
-    for letter, box in zip(LETTERS, proposition_rows(pen), strict=True):
+    for letter, box in zip(LETTERS, card_layout(pen.w, pen.h).rows, strict=True):
         pen.rect(box, stroke=NAVY, width=0.35, radius=box.h / 2)
         pen.centred(letter, box.x + box.h * 0.55, box.y + box.h / 2, size=8 * k, font=BOLD,
                     fill=GOLD)
@@ -93,21 +120,17 @@ def question_front_form(pen: Pen) -> None:
 
 def question_front(pen: Pen, card: LadderCard) -> None:
     """The step, the question and its four propositions; the answer is on the back."""
-    k = scale(pen)
-    pen.reuse(f"millionnaire-front-step-{card.step}", lambda p: front_header(p, card))
-    rows = proposition_rows(pen)
-    body = card_body(pen)
-    top_row = rows[0]
-    question = Rect(body.x, top_row.top + 2, body.w, body.top - top_row.top - 2)
-    pen.text(card.text, question, size=10.5 * k, valign="middle", label=QUESTION_LABEL)
-    for box, proposition, label in zip(rows, card.propositions, PROPOSITION_LABELS,
-                                       strict=False):
-        pen.text(proposition, Rect(box.x + box.h * 1.1, box.y + 0.5, box.w - box.h * 1.5,
-                                   box.h - 1), size=8.5 * k, min_size=6, valign="middle",
+    layout = card_layout(pen.w, pen.h)
+    pen.reuse(f"millionnaire-front-step-{card.step}", partial(front_header, card=card))
+    pen.text(card.text, layout.question, size=10.5 * layout.k, valign="middle",
+             label=QUESTION_LABEL)
+    for rect, proposition, label in zip(layout.propositions, card.propositions,
+                                        PROPOSITION_LABELS, strict=False):
+        pen.text(proposition, rect, size=8.5 * layout.k, min_size=6, valign="middle",
                  label=label)
 
 
-def front_header(pen: Pen, card: LadderCard) -> None:
+def front_header(pen: Pen, *, card: LadderCard) -> None:
     """The step and its amount in the band: the same on every card of that step."""
     k = scale(pen)
     safe = pen.safe
@@ -119,7 +142,7 @@ def front_header(pen: Pen, card: LadderCard) -> None:
                   fill=GOLD if card.safe else WHITE, align="right")
 
 
-def back_header(pen: Pen, card: LadderCard) -> None:
+def back_header(pen: Pen, *, card: LadderCard) -> None:
     """The step and its amount on the back: the same on every card of that step."""
     k = scale(pen)
     inner = pen.box.inset(pen.w * 0.12)
@@ -143,17 +166,20 @@ def question_back_form(pen: Pen) -> None:
 
 def question_back(pen: Pen, card: LadderCard) -> None:
     """The step, its amount and the right answer, behind the question."""
-    k = scale(pen)
-    inner = pen.box.inset(pen.w * 0.12)
-    cx, cy = pen.box.centre
-    pen.reuse(f"millionnaire-back-step-{card.step}", lambda p: back_header(p, card))
+    layout = card_layout(pen.w, pen.h)
+    cx, cy = layout.centre
+    pen.reuse(f"millionnaire-back-step-{card.step}", partial(back_header, card=card))
     if card.right >= 0:
-        pen.centred(LETTERS[card.right], cx, cy + 2 * k, size=24 * k, font=BOLD, fill=NAVY)
-        pen.text(card.propositions[card.right],
-                 Rect(inner.x, inner.y + 6 * k, inner.w, cy - 8 * k - inner.y - 6 * k),
-                 size=10 * k, font=BOLD, fill=WHITE, align="centre", valign="middle",
-                 label=RIGHT_LABEL)
-    pen.label(card.ref, cx, inner.y + 0.5, size=5.5, fill=WHITE, align="centre")
+        letter = LETTERS[card.right]
+        pen.reuse(f"millionnaire-back-letter-{letter}", partial(
+            back_letter, letter=letter, x=cx, y=cy + 2 * layout.k, size=24 * layout.k))
+        pen.text(card.propositions[card.right], layout.answer, size=10 * layout.k,
+                 font=BOLD, fill=WHITE, align="centre", valign="middle", label=RIGHT_LABEL)
+    pen.label(card.ref, cx, layout.ref_y, size=5.5, fill=WHITE, align="centre")
+
+
+def back_letter(pen: Pen, *, letter: str, x: float, y: float, size: float) -> None:
+    pen.centred(letter, x, y, size=size, font=BOLD, fill=NAVY)
 
 
 QUESTION_CARDS = Deck(
