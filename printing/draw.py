@@ -103,11 +103,18 @@ class Pen:
 class _Nothing:
     """A canvas that draws nothing: measuring needs no picture.
 
-    Every call returns the same do-nothing object, so `canvas.beginPath().moveTo(…)` works.
+    Every attribute and every call is the same do-nothing object, so chains such as
+    `canvas.beginPath().moveTo(…)` work, as does a pen built over this canvas.
     """
 
     def __getattr__(self, name):
-        return lambda *args, **kwargs: self
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return self
+
+    def __str__(self):
+        return ""
 
 
 class MeasurePen(Pen):
@@ -170,7 +177,7 @@ class CanvasPen(Pen):
     """
 
     DRAWING = frozenset({"rect", "line", "circle", "polygon", "image", "background",
-                         "centred", "dashed_rect", "label"})
+                         "centred", "dashed_rect", "label", "_paint"})
 
     def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None):
         super().__init__(w, h, bleed)
@@ -273,19 +280,25 @@ class CanvasPen(Pen):
         """Paint the whole face, bleed included."""
         self.rect(self.box.outset(self.bleed), fill=fill)
 
-    def rect(self, rect: Rect, *, fill: str | None = None, stroke: str | None = None,
-             width: float = 0.3, radius: float = 0.0) -> None:
+    def _paint(self, fill: str | None, stroke: str | None, width: float) -> dict:
+        """Set the colours of a shape; return the stroke and fill flags ReportLab wants."""
         c = self.canvas
         if fill:
             c.setFillColor(colour(fill))
         if stroke:
             c.setStrokeColor(colour(stroke))
             c.setLineWidth(width * mm)
+        return {"stroke": int(bool(stroke)), "fill": int(bool(fill))}
+
+    def rect(self, rect: Rect, *, fill: str | None = None, stroke: str | None = None,
+             width: float = 0.3, radius: float = 0.0) -> None:
+        flags = self._paint(fill, stroke, width)
+        c = self.canvas
         args = (rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm)
         if radius:
-            c.roundRect(*args, radius * mm, stroke=int(bool(stroke)), fill=int(bool(fill)))
+            c.roundRect(*args, radius * mm, **flags)
         else:
-            c.rect(*args, stroke=int(bool(stroke)), fill=int(bool(fill)))
+            c.rect(*args, **flags)
 
     def dashed_rect(self, rect: Rect, *, stroke: str = BLACK, width: float = 0.25,
                     dash: tuple = (2, 1.5)) -> None:
@@ -308,13 +321,8 @@ class CanvasPen(Pen):
 
     def circle(self, x, y, r, *, fill: str | None = None, stroke: str | None = None,
                width: float = 0.3) -> None:
-        c = self.canvas
-        if fill:
-            c.setFillColor(colour(fill))
-        if stroke:
-            c.setStrokeColor(colour(stroke))
-            c.setLineWidth(width * mm)
-        c.circle(x * mm, y * mm, r * mm, stroke=int(bool(stroke)), fill=int(bool(fill)))
+        flags = self._paint(fill, stroke, width)
+        self.canvas.circle(x * mm, y * mm, r * mm, **flags)
 
     def polygon(self, points, *, fill: str | None = None, stroke: str | None = None,
                 width: float = 0.3) -> None:
@@ -325,12 +333,7 @@ class CanvasPen(Pen):
         for x, y in rest:
             path.lineTo(x * mm, y * mm)
         path.close()
-        if fill:
-            c.setFillColor(colour(fill))
-        if stroke:
-            c.setStrokeColor(colour(stroke))
-            c.setLineWidth(width * mm)
-        c.drawPath(path, stroke=int(bool(stroke)), fill=int(bool(fill)))
+        c.drawPath(path, **self._paint(fill, stroke, width))
 
     def image(self, source, rect: Rect) -> None:
         """Draw an image (a path or file) scaled to fit `rect`, centred, ratio kept."""

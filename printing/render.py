@@ -38,7 +38,6 @@ from .sheets import (
     paper_size,
 )
 
-FIT_CODES = ("text_overflow", "glyph_missing")
 CROP_MARK_WIDTH = 0.25  # pt
 
 # Plain deflate streams: ASCII85 makes every page a quarter bigger for nothing.
@@ -280,10 +279,13 @@ class Writer:
         self.canvas.showPage()
         self.pages += 1
 
-    def start_on_front(self) -> None:
-        """Make the next page a recto, so a duplex deck's backs land behind its fronts."""
+    def start_on_front(self, w: float, h: float) -> None:
+        """Make the next page a recto, so a duplex deck's backs land behind its fronts.
+
+        The blank verso it may add has the size of the pages that follow it.
+        """
         if self.pages % 2:
-            self.canvas.setPageSize(self.canvas._pagesize)
+            self.page(w, h)
             self.show_page()
 
     def page(self, w: float, h: float) -> None:
@@ -384,7 +386,7 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
             writer.crop_marks(sheet.crop_marks(backs=True, count=len(chunk)))
 
     if backs and sheet.backs != BACKS_SEPARATE:
-        writer.start_on_front()
+        writer.start_on_front(page_w, page_h)
     chunks = list(_chunks(entries, sheet.per_page))
     if not backs or sheet.backs == BACKS_SEPARATE:
         for chunk in chunks:
@@ -423,8 +425,10 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
     pages: list[Page] = list(product.pages(writer.options, [e.item for e in entries]))
     if first_only:
         pages = pages[:1]
-    if product.duplex:
-        writer.start_on_front()
+    if product.duplex and pages:
+        first = pages[0]
+        writer.start_on_front(*paper_size(first.paper or writer.options.paper,
+                                          landscape=first.landscape))
     for page in pages:
         w, h = paper_size(page.paper or writer.options.paper, landscape=page.landscape)
         writer.page(w, h)
@@ -433,7 +437,7 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
         pen.flush()
         writer.unprintable(pen, product, None)
         writer.show_page()
-        writer.advance(1)
+    writer.advance(1)  # a run of pages counts as one step of the progress bar
 
 
 def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOptions =
@@ -472,12 +476,13 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
         problems = check(game_slug, products, content, chosen, options)
     if problems:
         raise PrintRefused(problems)
-    total = sum(len(chosen[p.slug]) for p in products)
+    items = sum(len(chosen[p.slug]) for p in products if isinstance(p, Deck))
+    total = items + sum(1 for p in products if isinstance(p, Sheets))
     labels = ", ".join(str(p.label) for p in products)
     writer = Writer(out, title=f"{game.name} — {labels}",
                     subject=_("Plateau, à imprimer à 100 % et découper"), options=options,
                     game_slug=game_slug, progress=progress, total=total)
-    result = Result(products=[p.slug for p in products], items=total)
+    result = Result(products=[p.slug for p in products], items=items)
     for product in products:
         entries = chosen[product.slug]
         if isinstance(product, Deck):

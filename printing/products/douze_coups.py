@@ -907,7 +907,7 @@ def token_front(pen: Pen, _number) -> None:
 
 
 def token_back(pen: Pen) -> None:
-    star_face(pen, PALETTE["rouge"], "#f9dcdc", _("2e erreur\u202f: duel\u202f!"))
+    star_face(pen, PALETTE["rouge"], "#f9dcdc", _("2e erreur : duel !"))
 
 
 # --- the rules summary ---------------------------------------------------------------------

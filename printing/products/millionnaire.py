@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from reportlab.lib.units import mm
 
 from cms.games.millionnaire import JOKERS, LADDER, SPEC
@@ -30,6 +31,8 @@ from .style import (
 )
 
 GAME = "millionnaire"
+# "palier" is both a ladder step and a safe level; printed alone, it means the safe level.
+SAFE_LEVEL = pgettext_lazy("niveau garanti", "palier")
 NAVY = GAME_COLOURS[GAME]
 LETTERS = "ABCD"
 
@@ -63,7 +66,7 @@ def ladder_card(content, question) -> LadderCard:
 
 
 def step_title(card: LadderCard) -> str:
-    return str(_("Question n°\u00a0%(n)s") % {"n": card.step})
+    return str(_("Question n° %(n)s") % {"n": card.step})
 
 
 QUESTION_LABEL = _("question")
@@ -152,7 +155,7 @@ def back_header(pen: Pen, *, card: LadderCard) -> None:
     if card.amount:
         label = amount(card.amount)
         if card.safe:
-            label = f"{label} · {_('palier')}"
+            label = f"{label} · {SAFE_LEVEL}"
         pen.label(label, cx, inner.top - 15 * k, size=11 * k, font=BOLD, fill=GOLD,
                   align="centre")
 
@@ -454,7 +457,7 @@ def ladder_strip(pen: Pen, area: Rect) -> None:
         pen.rect(box, fill=GOLD if step.safe else LIGHT, stroke=NAVY, width=0.2, radius=1)
         pen.text(str(step.number), Rect(box.x, box.top - area.h * 0.45, box.w, area.h * 0.4),
                  size=7.5, min_size=4.5, font=BOLD, fill=NAVY, align="centre",
-                 valign="middle", label=str(_("palier")))
+                 valign="middle", label=str(SAFE_LEVEL))
         pen.text(amount(step.amount), Rect(box.x + 0.4, box.y + 0.6, box.w - 0.8,
                                            area.h * 0.5),
                  size=8, min_size=4.5, font=CONDENSED_BOLD, fill=NAVY, align="centre",
@@ -474,8 +477,8 @@ def answer_pad(pen: Pen) -> None:
     top -= 13
     swatch = Rect(page.x, top - 4.5, 16, 4.5)
     pen.rect(swatch, fill=GOLD, stroke=NAVY, width=0.2, radius=1)
-    pen.text(str(_("palier")), swatch, size=8, font=BOLD, fill=NAVY, align="centre",
-             valign="middle", label=str(_("palier")))
+    pen.text(str(SAFE_LEVEL), swatch, size=8, font=BOLD, fill=NAVY, align="centre",
+             valign="middle", label=str(SAFE_LEVEL))
     rule = str(_("Mauvaise réponse, le joueur repart avec :")) + " " + " · ".join(
         fallback_rule(band) for band in fallback_bands())
     pen.text(rule, Rect(swatch.right + 3, top - 5, page.right - swatch.right - 3, 5.5),
@@ -601,9 +604,9 @@ def ladder_poster(pen: Pen) -> None:
         middle = (low + high) / 2
         pen.text(str(_("Mauvaise réponse ici :")), Rect(side.x + 4, middle + 1, side.w - 4, 11),
                  size=11, min_size=7, font=BOLD, fill=NAVY, valign="bottom",
-                 label=str(_("palier")))
+                 label=str(SAFE_LEVEL))
         pen.text(str(_("vous repartez avec")), Rect(side.x + 4, middle - 5, side.w - 4, 5.5),
-                 size=10, min_size=7, fill=NAVY, valign="middle", label=str(_("palier")))
+                 size=10, min_size=7, fill=NAVY, valign="middle", label=str(SAFE_LEVEL))
         pen.text(amount(band.pays), Rect(side.x + 4, middle - 14, side.w - 4, 8.5), size=20,
                  min_size=10, font=BOLD, fill=GOLD if band.pays else GREY, valign="middle",
                  label=str(_("montant")), french=False)
@@ -617,11 +620,11 @@ def ladder_row(pen: Pen, step: LadderStep, box: Rect) -> None:
                 width=0.5)
     pen.text(str(step.number), Rect(box.x + box.h * 0.6, box.y, box.h * 1.2, box.h), size=14,
              min_size=8, font=BOLD, fill=NAVY if step.safe else GOLD, valign="middle",
-             label=str(_("palier")))
+             label=str(SAFE_LEVEL))
     if step.safe:
-        pen.text(str(_("palier")), Rect(box.x + box.h * 1.9, box.y, box.w * 0.3, box.h),
+        pen.text(str(SAFE_LEVEL), Rect(box.x + box.h * 1.9, box.y, box.w * 0.3, box.h),
                  size=11, min_size=6, font=BOLD, fill=NAVY, valign="middle",
-                 label=str(_("palier")))
+                 label=str(SAFE_LEVEL))
     pen.text(amount(step.amount), Rect(box.x + box.w * 0.45, box.y, box.w * 0.55 - box.h * 0.6,
                                        box.h),
              size=16, min_size=8, font=BOLD, fill=NAVY, align="right", valign="middle",

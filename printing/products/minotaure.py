@@ -570,7 +570,7 @@ def _chart_entry(pen: Pen, lab: Labyrinth, cell: Rect, name: str, value: str) ->
     pen.text(colour_label(name), Rect(text_x, cell.y + cell.h / 2, cell.right - text_x - 3,
                                       cell.h / 2 - 3), size=16, min_size=8, font=BOLD,
              valign="bottom", label="couleur")
-    pen.text(str(_("bille de %(size)s\u00a0mm") % {"size": french_number(lab.marble_diameter)}),
+    pen.text(str(_("bille de %(size)s mm") % {"size": french_number(lab.marble_diameter)}),
              Rect(text_x, cell.y + 3, cell.right - text_x - 3, cell.h / 2 - 4.5), size=8,
              min_size=6, font=REGULAR, fill=GREY, valign="top", label="taille")
 
@@ -580,7 +580,7 @@ def _chart_minotaur(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     cx = box.x + 6 + r
     pen.circle(cx, box.y + box.h / 2, r, fill=WHITE, stroke=MINOTAUR_RED, width=0.6)
     pen.centred("M", cx, box.y + box.h / 2, size=18, font=BOLD, fill=MINOTAUR_RED)
-    pen.text(str(_("Le Minotaure est un calot de %(size)s\u00a0mm, d’une autre couleur que les "
+    pen.text(str(_("Le Minotaure est un calot de %(size)s mm, d’une autre couleur que les "
                    "dix prisonniers ; posez-le entre deux intersections du cercle "
                    "extérieur.") % {"size": french_number(lab.minotaur_diameter)}),
              Rect(cx + r + 6, box.y, box.right - cx - r - 6, box.h), size=10, min_size=7,

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from reportlab.lib.units import mm as MM
 
 from cms.games.prendre_sa_place import (
@@ -1139,7 +1139,7 @@ DEFI_SHEET = Sheets(
 
 BOARD = Sheets(
     slug="plateau",
-    label=gettext_lazy("Plateau"),
+    label=pgettext_lazy("produit à imprimer", "Plateau"),
     description=gettext_lazy("Les pistes des Qualifs (1 à 10) et de La Compet’ (de la case "
                              "de départ à la plus haute atteignable), sur une page à "
                              "l’italienne."),

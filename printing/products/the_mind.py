@@ -243,7 +243,7 @@ def level_front(pen: Pen, card: LevelCard) -> None:
         icon = min(above * 0.8, panel.w * 0.5)
         reward_icon(pen, card.reward, panel.x + panel.w / 2, caption.top + above / 2, icon)
         # A no-break space keeps "1 shuriken" together when a mini card wraps the label.
-        reward = _("Récompense : 1\u00a0%(reward)s") % {"reward": reward_name(card.reward)}
+        reward = _("Récompense : 1 %(reward)s") % {"reward": reward_name(card.reward)}
         pen.text(reward, caption,
                  size=text_size(pen, 8), min_size=MIN_SIZE, font=BOLD, fill=PURPLE,
                  align="centre", valign="middle", label=_("récompense"))

@@ -31,7 +31,8 @@ def catalogue(path: Path) -> dict[str, list[str]]:
             fields[key] = _quoted(rest)
         if fields.get("msgid"):
             strings = [value for name, value in fields.items() if name.startswith("msgstr")]
-            entries[fields["msgid"]] = [] if fuzzy else strings
+            # A fuzzy entry is a guess: count it as untranslated.
+            entries[fields["msgid"]] = [""] if fuzzy else strings
     return entries
 
 

@@ -193,3 +193,19 @@ def test_the_calibration_back_moves_with_the_offset_of_separate_backs(db, tmp_pa
     bx, by = behind(x, y, 210, 297, "separate")
     assert "0" in text_in(pdf, 1, (bx + 4 - 1.5, by + 10.5 - 9, 3, 4))
     assert CALIBRATION.duplex
+
+
+def test_the_progress_bar_ends_at_one_hundred_percent_with_pages_among_the_cards(db, tmp_path):
+    ladder("Quelle est la capitale de la France ?")
+    _out, err = printpdf("millionnaire", "--out", str(tmp_path / "all.pdf"))
+    last = err.strip().split("\r")[-1]
+    assert last.startswith("[" + "#" * 30 + "] 100 %")
+    assert "101 %" not in err
+
+
+def test_a_blank_verso_before_a_duplex_deck_has_the_decks_page_size(db, tmp_path):
+    path = tmp_path / "minotaure.pdf"
+    render("minotaure", ("plateau-a3", "thesee"), PrintOptions(), out=str(path))
+    sizes = [tuple(round(float(v)) for v in page.mediabox[2:]) for page in PdfReader(path).pages]
+    # The A3 board, a blank A4 verso, then ten cards: two sheets of fronts and backs.
+    assert sizes == [(842, 1191)] + [(595, 842)] * 5
