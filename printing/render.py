@@ -250,7 +250,9 @@ class Writer:
                  game_slug: str = "", progress: Callable[[int, int], None] | None = None,
                  total: int = 0):
         typo.fonts()
-        self.canvas = Canvas(out, invariant=1, pageCompression=1)
+        # Our own font from the start: no page names a Helvetica the PDF does not embed.
+        self.canvas = Canvas(out, invariant=1, pageCompression=1, initialFontName=typo.REGULAR,
+                             initialFontSize=10)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Plateau")
         self.canvas.setCreator("Plateau")

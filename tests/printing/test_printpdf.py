@@ -209,3 +209,17 @@ def test_a_blank_verso_before_a_duplex_deck_has_the_decks_page_size(db, tmp_path
     sizes = [tuple(round(float(v)) for v in page.mediabox[2:]) for page in PdfReader(path).pages]
     # The A3 board, a blank A4 verso, then ten cards: two sheets of fronts and backs.
     assert sizes == [(842, 1191)] + [(595, 842)] * 5
+
+
+def test_the_fonts_are_embedded_in_the_pdf(db, tmp_path):
+    ladder("Où se trouve l’Œuvre « française » ?")
+    path = tmp_path / "fonts.pdf"
+    render("millionnaire", ("questions",), PrintOptions(), out=str(path))
+    fonts = {}
+    for page in PdfReader(path).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font["/FontDescriptor"].get_object()
+            fonts[font["/BaseFont"]] = "/FontFile2" in descriptor
+    assert fonts and all(fonts.values())
+    assert all("DejaVu" in name for name in fonts)

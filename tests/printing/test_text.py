@@ -1,6 +1,10 @@
 """Fonts, French typography, escaping and fitting text into a box."""
 
+import subprocess
+import sys
+
 import pytest
+from django.conf import settings
 from reportlab.pdfbase import pdfmetrics
 
 from printing import text
@@ -78,3 +82,21 @@ def test_line_breaks_never_split_a_narrow_no_break_space():
 
 def test_amounts_are_grouped_with_narrow_spaces():
     assert text.amount(1_000_000) == f"1{NNBSP}000{NNBSP}000{NBSP}€"
+
+
+def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces():
+    # Fonts register once per process: a fresh interpreter sees a machine without DejaVu.
+    script = (
+        "from printing import text\n"
+        "text.DEJAVU_DIRS = ()\n"
+        "text.PLATEAU_FONT_DIR = ''\n"
+        "print(text.fonts().family)\n"
+        "print(repr(text.french('Qui ?')))\n"
+        "print(text.missing_glyphs('Œuvre à l’été « » €'))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, cwd=settings.BASE_DIR)
+    family, sample, missing = result.stdout.splitlines()
+    assert family == "Vera"
+    assert sample == repr(f"Qui{NBSP}?")
+    assert missing == "()"
