@@ -8,7 +8,7 @@ streams pages to a ReportLab canvas.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -501,7 +501,3 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     writer.save()
     result.pages = writer.pages
     return result
-
-
-def with_options(options: PrintOptions, **changes) -> PrintOptions:
-    return replace(options, **changes)
