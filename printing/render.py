@@ -304,47 +304,31 @@ class Writer:
         c.setLineWidth(CROP_MARK_WIDTH)
         c.lines([(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm) for m in marks])
 
-    def face(self, placement: Placement, w: float, h: float, draw, item=None, *, form=None,
+    def face(self, placement: Placement, w: float, h: float, draw, item, *, shared=None,
              product: Product | None = None, source=None):
-        """Draw one face at its placement: the shared form first, then its own drawing."""
+        """Draw one face at its placement: the form all faces share first, then its own.
+
+        `shared` is (key, draw function): the pen draws it once in the PDF and reuses it.
+        """
         c = self.canvas
         c.saveState()
         c.translate(placement.trim.x * mm, placement.trim.y * mm)
         if placement.rotation == 180:
             c.translate(w * mm, h * mm)
             c.rotate(180)
-        if form:
-            c.doForm(form)
+        pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms)
+        if shared is not None:
+            pen.reuse(*shared)
         if draw is not None:
-            pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms)
-            draw(pen) if item is None else draw(pen, item)
-            pen.flush()
-            self.unprintable(pen, product, source)
+            draw(pen, item)
+        pen.flush()
+        self.unprintable(pen, product, source)
         c.restoreState()
 
     def unprintable(self, pen: CanvasPen, product: Product | None, source) -> None:
         for issue in dict.fromkeys(pen.issues):
             self.problems.append(Problem(issue.code, ERROR, describe(issue, product), source,
                                          self.game_slug))
-
-    def shared(self, deck: Deck, side: str, w: float, h: float) -> str | None:
-        """Return the name of the form that draws what all of a deck's fronts or backs share."""
-        draw = deck.front_form if side == "front" else deck.back_form
-        if draw is None:
-            return None
-        name = f"{side}-{deck.slug}-{w:g}x{h:g}"
-        if name not in self.forms:
-            c = self.canvas
-            bleed = self.options.bleed * mm
-            c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=w * mm + bleed,
-                        uppery=h * mm + bleed)
-            pen = CanvasPen(c, w, h, self.options.bleed)
-            draw(pen)
-            pen.flush()
-            c.endForm()
-            self.unprintable(pen, deck, None)
-            self.forms.add(name)
-        return name
 
     def save(self) -> None:
         self.canvas.save()
@@ -363,21 +347,21 @@ def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
     page_w, page_h = sheet.page_size
     # A preview shows the first page as printed: fronts, or fronts and backs when folded.
     backs = deck.has_backs and not (fronts_only and sheet.backs != BACKS_FOLD)
-    front_form = writer.shared(deck, "front", w, h)
-    form = writer.shared(deck, "back", w, h) if backs else None
+    front_form = (f"front-{deck.slug}", deck.front_form) if deck.front_form else None
+    form = (f"back-{deck.slug}", deck.back_form) if backs and deck.back_form else None
 
     def fronts(chunk):
         writer.page(page_w, page_h)
         writer.boxes(sheet.trim_box(), sheet.bleed_box())
         for index, entry in enumerate(chunk):
-            writer.face(sheet.front(index), w, h, deck.front, entry.item, form=front_form,
+            writer.face(sheet.front(index), w, h, deck.front, entry.item, shared=front_form,
                         product=deck, source=entry.source)
         if options.crop_marks:
             writer.crop_marks(sheet.crop_marks(count=len(chunk)))
 
     def back_faces(chunk):
         for index, entry in enumerate(chunk):
-            writer.face(sheet.back(index), w, h, deck.back, entry.item, form=form,
+            writer.face(sheet.back(index), w, h, deck.back, entry.item, shared=form,
                         product=deck, source=entry.source)
 
     def backs_page(chunk):
