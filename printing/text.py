@@ -232,7 +232,8 @@ def wrap(text: str, font: str, size: float, max_width: float) -> list[str] | Non
     """Break text into lines no wider than `max_width` pt; None if a word is too wide."""
     unit_width = _unit_width(font)
     limit = max_width / size  # widths scale with the size: compare them at 1 pt
-    if "\n" not in text and unit_width(text) <= limit:
+    # A whole text is measured once, not kept among the words: it would push them out.
+    if "\n" not in text and pdfmetrics.getFont(font).stringWidth(text, 1.0) <= limit:
         return [text]  # one line: no need to measure word by word
     lines: list[str] = []
     space = unit_width(" ")
