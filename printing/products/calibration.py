@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..draw import Pen
-from ..sheets import BACKS_SEPARATE, BACKS_SHORT, Rect, paper_size
+from ..sheets import BACKS_SEPARATE, BACKS_SHORT, Rect
 from ..text import BOLD
 from .base import Page, Sheets
 from .style import GREY, INK, PAGE_MARGIN
@@ -113,4 +113,4 @@ CALIBRATION = Sheets(
     duplex=True,
 )
 
-__all__ = ["CALIBRATION", "behind", "paper_size", "targets"]
+__all__ = ["CALIBRATION", "behind", "targets"]

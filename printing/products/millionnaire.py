@@ -25,7 +25,6 @@ from .style import (
     back_pattern,
     card_band,
     card_body,
-    footer,
     header_height,
     scale,
 )
@@ -689,4 +688,4 @@ LADDER_POSTER = Sheets(
 
 PRODUCTS = (QUESTION_CARDS, ANSWER_CARDS, JOKER_TOKENS, ANSWER_PAD, LADDER_POSTER)
 
-__all__ = ["PRODUCTS", "footer"]
+__all__ = ["PRODUCTS"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..draw import BLACK, WHITE, Pen
 from ..sheets import Rect
-from ..text import BOLD, CONDENSED_BOLD, REGULAR
+from ..text import BOLD
 
 INK = BLACK
 PAPER = WHITE
@@ -99,6 +99,3 @@ def numbered(pen: Pen, number: int, x: float, y: float, *, colour: str, radius: 
     """A numbered disc (question n°1 … n°5)."""
     pen.circle(x, y, radius, fill=colour)
     pen.centred(str(number), x, y, size=radius * 2.6, font=BOLD, fill=text_colour)
-
-
-__all__ = ["BOLD", "CONDENSED_BOLD", "REGULAR", "back_pattern", "card_frame", "footer"]
