@@ -470,8 +470,13 @@ def load_some(slug: str, kind: str, *, limit: int, published_only: bool = True,
     return _load(game, Question.objects.filter(pk__in=pks), Card.objects.none())
 
 
+# What no check reads: the long texts and the audit fields (their dates cost the most to
+# convert on a large library).
+UNCHECKED = ("anecdote", "source", "created_at", "updated_at", "created_by", "updated_by")
+
+
 def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
-    questions = list(questions_qs.defer("anecdote", "source"))
+    questions = list(questions_qs.defer(*UNCHECKED))
     propositions: dict[int, list[PropositionRow]] = defaultdict(list)
     rows = (Proposition.objects.filter(question__in=questions_qs.values("pk"))
             .order_by("question_id", "position", "id")

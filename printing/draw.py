@@ -11,11 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.textobject import PDFTextObject
 
 from . import text as typo
 from .sheets import SAFE_INSET, Rect
@@ -50,6 +52,63 @@ def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, b
     if fitted is None:
         return None, "text_overflow", ""
     return fitted, "", ""
+
+
+class _Unknown(Exception):
+    """A character not yet given a code in the font's first subset: ReportLab assigns it."""
+
+
+class _Codes(dict):
+    """One font's characters in one document: each as its escaped byte in the PDF string.
+
+    Used with `str.translate`, which stops on the exception a missing character raises.
+    """
+
+    def __missing__(self, key):
+        raise _Unknown
+
+
+# Per document (ReportLab's PDFDocument), per font name.
+_DOCUMENT_CODES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _shown(text, value: str) -> str:
+    """Return the operators showing `value` in the text object's font: "(…) Tj".
+
+    The same as ReportLab's `_formatText`, which looks every character up in the font's
+    subsets one by one: that lookup was the largest cost of printing a deck. Once
+    ReportLab has given characters their codes in the font's first subset, a line made of
+    them is encoded with one `str.translate`; any other line goes through ReportLab, and
+    the codes it gave are learnt from its font state.
+    """
+    if not isinstance(text, PDFTextObject) or not value:
+        return text._formatText(value)  # a measuring pen's canvas draws nothing
+    canvas = text._canvas
+    doc = canvas._doc
+    font = pdfmetrics.getFont(text._fontname)
+    if not font._dynamicFont:
+        return text._formatText(value)
+    fonts = _DOCUMENT_CODES.get(doc)
+    if fonts is None:
+        fonts = _DOCUMENT_CODES[doc] = {}
+    codes = fonts.get(font.fontName)
+    if codes is None:
+        codes = fonts[font.fontName] = _Codes()
+    try:
+        shown = f"({value.translate(codes)}) Tj"
+    except _Unknown:
+        shown = text._formatText(value)
+        assignments = font.state[doc].assignments
+        for char in set(value):
+            code = assignments.get(32 if char == "\xa0" else ord(char), 0)
+            if code < 256:
+                codes[ord(char)] = canvas._escape(bytes((code,)))
+        return shown
+    if text._curSubset != 0:
+        text._curSubset = 0
+        shown = (f"{font.getSubsetInternalName(0, doc)} {fp_str(text._fontsize)} Tf "
+                 f"{fp_str(text._leading)} TL {shown}")
+    return shown
 
 
 class Pen:
@@ -239,7 +298,7 @@ class CanvasPen(Pen):
             x -= width / 2 if align == "centre" else width
         # One operator string a line: the origin, then the text. ReportLab's setTextOrigin
         # and textOut would also track a cursor we never use, measuring every line again.
-        text._code.append(f"1 0 0 1 {fp_str(x, y)} Tm {text._formatText(value)}")
+        text._code.append(f"1 0 0 1 {fp_str(x, y)} Tm {_shown(text, value)}")
 
     def report(self, issue: Issue) -> None:
         self.issues.append(issue)
