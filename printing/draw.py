@@ -68,12 +68,8 @@ class _Codes(dict):
         raise _Unknown
 
 
-# Per document (ReportLab's PDFDocument), per font name.
-_DOCUMENT_CODES: WeakKeyDictionary = WeakKeyDictionary()
-
-
-def _shown(text, value: str) -> str:
-    """Return the operators showing `value` in the text object's font: "(…) Tj".
+class _Encoder:
+    """Writes the operators showing a line in one font of one document: "(…) Tj".
 
     The same as ReportLab's `_formatText`, which looks every character up in the font's
     subsets one by one: that lookup was the largest cost of printing a deck. Once
@@ -81,34 +77,72 @@ def _shown(text, value: str) -> str:
     them is encoded with one `str.translate`; any other line goes through ReportLab, and
     the codes it gave are learnt from its font state.
     """
-    if not isinstance(text, PDFTextObject) or not value:
-        return text._formatText(value)  # a measuring pen's canvas draws nothing
-    canvas = text._canvas
-    doc = canvas._doc
-    font = pdfmetrics.getFont(text._fontname)
-    if not font._dynamicFont:
-        return text._formatText(value)
-    fonts = _DOCUMENT_CODES.get(doc)
-    if fonts is None:
-        fonts = _DOCUMENT_CODES[doc] = {}
-    codes = fonts.get(font.fontName)
-    if codes is None:
-        codes = fonts[font.fontName] = _Codes()
-    try:
-        shown = f"({value.translate(codes)}) Tj"
-    except _Unknown:
-        shown = text._formatText(value)
-        assignments = font.state[doc].assignments
+
+    __slots__ = ("codes", "doc", "escape", "font", "selects")
+
+    def __init__(self, font, canvas):
+        self.font = font
+        self.doc = canvas._doc
+        self.escape = canvas._escape
+        self.codes = _Codes()
+        self.selects: dict[tuple, str] = {}  # "/F1+0 9 Tf 10.8 TL" by size and leading
+
+    def shown(self, text, value: str) -> str:
+        if not value:
+            return ""
+        try:
+            shown = f"({value.translate(self.codes)}) Tj"
+        except _Unknown:
+            shown = text._formatText(value)
+            self.learn(value)
+            return shown
+        if text._curSubset:  # ReportLab's way to say a Tf must come first
+            text._curSubset = 0
+            key = (text._fontsize, text._leading)
+            select = self.selects.get(key)
+            if select is None:
+                name = self.font.getSubsetInternalName(0, self.doc)
+                select = self.selects[key] = f"{name} {fp_str(key[0])} Tf {fp_str(key[1])} TL"
+            shown = f"{select} {shown}"
+        return shown
+
+    def learn(self, value: str) -> None:
+        assignments = self.font.state[self.doc].assignments
         for char in set(value):
             code = assignments.get(32 if char == "\xa0" else ord(char), 0)
             if code < 256:
-                codes[ord(char)] = canvas._escape(bytes((code,)))
-        return shown
-    if text._curSubset != 0:
-        text._curSubset = 0
-        shown = (f"{font.getSubsetInternalName(0, doc)} {fp_str(text._fontsize)} Tf "
-                 f"{fp_str(text._leading)} TL {shown}")
-    return shown
+                self.codes[ord(char)] = self.escape(bytes((code,)))
+
+
+# Per document (ReportLab's PDFDocument), per font name.
+_ENCODERS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _encoder(text) -> _Encoder | None:
+    """Return the encoder for the text object's font, or None where ReportLab must write.
+
+    None for a measuring pen's canvas, which draws nothing, and for a font that is not a
+    TrueType font ReportLab subsets.
+    """
+    if not isinstance(text, PDFTextObject):
+        return None
+    font = pdfmetrics.getFont(text._fontname)
+    if not font._dynamicFont:
+        return None
+    doc = text._canvas._doc
+    encoders = _ENCODERS.get(doc)
+    if encoders is None:
+        encoders = _ENCODERS[doc] = {}
+    encoder = encoders.get(font.fontName)
+    if encoder is None:
+        encoder = encoders[font.fontName] = _Encoder(font, text._canvas)
+    return encoder
+
+
+def _shown(text, value: str) -> str:
+    """Return the operators showing `value` in the text object's current font."""
+    encoder = _encoder(text)
+    return text._formatText(value) if encoder is None else encoder.shown(text, value)
 
 
 class Pen:
@@ -245,6 +279,7 @@ class CanvasPen(Pen):
         self.issues: list[Issue] = []
         self._text = None
         self._state = None  # (font, size, fill) last set in the text object
+        self._encoder: _Encoder | None = None  # for that font
 
     @property
     def canvas(self):
@@ -281,9 +316,9 @@ class CanvasPen(Pen):
             self._text = None
             self._state = None
 
-    def _line(self, value: str, x: float, y: float, font: str, size: float, fill: str,
-              align: str) -> None:
-        """Add one line of text with its baseline at (x, y) points."""
+    def _lines(self, lines, x: float, y: float, leading: float, font: str, size: float,
+               fill: str, align: str) -> None:
+        """Add lines of text, the first with its baseline at (x, y) points."""
         if self._text is None:
             self._text = self._canvas.beginText()
         text = self._text
@@ -292,13 +327,21 @@ class CanvasPen(Pen):
                 text.setFillColor(colour(fill))
             if self._state is None or self._state[:2] != (font, size):
                 text.setFont(font, size)
+                self._encoder = _encoder(text)
             self._state = (font, size, fill)
-        if align != "left":
-            width = pdfmetrics.stringWidth(value, font, size)
-            x -= width / 2 if align == "centre" else width
-        # One operator string a line: the origin, then the text. ReportLab's setTextOrigin
-        # and textOut would also track a cursor we never use, measuring every line again.
-        text._code.append(f"1 0 0 1 {fp_str(x, y)} Tm {_shown(text, value)}")
+        encoder = self._encoder
+        code = text._code
+        for line in lines:
+            left = x
+            if align != "left":
+                width = pdfmetrics.stringWidth(line, font, size)
+                left -= width / 2 if align == "centre" else width
+            # One operator string a line: the origin, then the text. ReportLab's
+            # setTextOrigin and textOut would also track a cursor we never use, measuring
+            # every line again.
+            shown = text._formatText(line) if encoder is None else encoder.shown(text, line)
+            code.append(f"1 0 0 1 {fp_str(left, y)} Tm {shown}")
+            y -= leading
 
     def report(self, issue: Issue) -> None:
         self.issues.append(issue)
@@ -319,21 +362,18 @@ class CanvasPen(Pen):
             x = rect.x * mm
         else:
             x = (rect.x + rect.w / 2) * mm if align == "centre" else rect.right * mm
-        font = fitted.font
-        for line in lines:
-            self._line(line, x, y, font, size, fill, align)
-            y -= leading
+        self._lines(lines, x, y, leading, fitted.font, size, fill, align)
 
     def centred(self, value: str, x: float, y: float, *, size: float,
                 font: str = typo.REGULAR, fill: str = BLACK) -> None:
         """Draw a short fixed label centred on (x, y) in mm (no fitting: our own text)."""
-        self._line(typo.printable(value), x * mm, y * mm - size * 0.35, font, size, fill,
-                   "centre")
+        self._lines((typo.printable(value),), x * mm, y * mm - size * 0.35, 0, font, size,
+                    fill, "centre")
 
     def label(self, value: str, x: float, y: float, *, size: float, font: str = typo.REGULAR,
               fill: str = BLACK, align: str = "left") -> None:
         """Draw one line of our own text with its baseline at (x, y) mm, unfitted."""
-        self._line(typo.printable(value), x * mm, y * mm, font, size, fill, align)
+        self._lines((typo.printable(value),), x * mm, y * mm, 0, font, size, fill, align)
 
     def background(self, fill: str) -> None:
         """Paint the whole face, bleed included."""

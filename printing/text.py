@@ -10,6 +10,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 from xml.sax.saxutils import escape as _xml_escape
 
 from reportlab.pdfbase import pdfmetrics
@@ -95,9 +96,10 @@ def missing_glyphs(text: str, font: str = REGULAR) -> tuple[str, ...]:
 def missing_glyphs_of(text: str, font: str = REGULAR) -> tuple[str, ...]:
     """`missing_glyphs` without its cache, for callers that cache the whole fit."""
     text = printable(text)
-    missing = set(text) - _drawable(font)
-    if not missing:
+    drawable = _drawable(font)
+    if drawable.issuperset(text):
         return ()
+    missing = set(text) - drawable
     return tuple(dict.fromkeys(char for char in text if char in missing))
 
 
@@ -124,15 +126,8 @@ _SPACES = re.compile(r"[ \t]+")
 _DIGIT_GROUPS = re.compile(r"(?<=\d) (?=\d{3}\b)")
 
 
-# Text without any of these needs no typography: most propositions and answers.
-_TYPOGRAPHY_CHARS = frozenset(";:!?«»\"'\t")
-_DIGITS = frozenset("0123456789")
-
-
-def _needs_typography(text: str) -> bool:
-    chars = set(text)
-    return bool(chars & _TYPOGRAPHY_CHARS or "  " in text
-                or (chars & _DIGITS and _DIGIT_SPACE.search(text)))
+# Text with none of these needs no typography: most propositions and answers.
+_NEEDS_TYPOGRAPHY = re.compile(r"[;:!?«»\"'\t]|  |\d \d")
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -143,7 +138,7 @@ def french(text: str) -> str:
 
 def french_of(text: str) -> str:
     """`french` without its cache, for callers that cache the whole fit."""
-    if not _needs_typography(text):
+    if _NEEDS_TYPOGRAPHY.search(text) is None:
         return printable(text.strip())
     text = text.strip()
     if "  " in text or "\t" in text:
@@ -185,9 +180,8 @@ def amount(euros: int) -> str:
 # --- fitting -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Fitted:
-    """Text wrapped into lines at one font size."""
+class Fitted(NamedTuple):
+    """Text wrapped into lines at one font size (a tuple: a print makes one a text)."""
 
     lines: tuple[str, ...]
     font: str
