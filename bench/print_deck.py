@@ -6,7 +6,7 @@ throwaway SQLite database it times, in the same run:
   rule), layout, draw and write, with `printing.render.render`;
 - a bare ReportLab canvas loop over the same card texts: `drawString` after a simple word
   wrap, compression on, the same font.
-It prints both rates (each the best of three runs, the two taking turns) and their
+It prints both rates (each the best of five runs, the two taking turns) and their
 ratio (target: the pipeline at ≥ 50 % of the bare rate),
 the peak memory growth per card measured with tracemalloc in a separate run (target:
 ≤ 6 KB), the PDF bytes per card (target: ≤ 700) and the time of a sheet preview PNG, as
@@ -173,7 +173,7 @@ def preview_ms() -> float:
 BASELINE = 100  # cards: memory growth is measured from a print this small
 
 
-REPEAT = 3  # each rate is the best of this many runs, pipeline and bare loop taking turns
+REPEAT = 5  # each rate is the best of this many runs, pipeline and bare loop taking turns
 
 
 def measure(n: int) -> dict:

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -311,11 +312,15 @@ class Writer:
         `shared` is (key, draw function): the pen draws it once in the PDF and reuses it.
         """
         c = self.canvas
-        c.saveState()
-        c.translate(placement.trim.x * mm, placement.trim.y * mm)
+        # The PDF's own save, move and restore: ReportLab's saveState would also copy the
+        # canvas's Python state, twice a card, while a face leaves nothing of it behind
+        # that the next one reads (each sets its colours and fonts before using them).
         if placement.rotation == 180:
-            c.translate(w * mm, h * mm)
-            c.rotate(180)
+            x, y = placement.trim.x * mm + w * mm, placement.trim.y * mm + h * mm
+            origin = f"-1 0 0 -1 {fp_str(x, y)}"
+        else:
+            origin = f"1 0 0 1 {fp_str(placement.trim.x * mm, placement.trim.y * mm)}"
+        c._code.append(f"q {origin} cm")
         pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms)
         if shared is not None:
             pen.reuse(*shared)
@@ -323,7 +328,7 @@ class Writer:
             draw(pen, item)
         pen.flush()
         self.unprintable(pen, product, source)
-        c.restoreState()
+        c._code.append("Q")
 
     def unprintable(self, pen: CanvasPen, product: Product | None, source) -> None:
         for issue in dict.fromkeys(pen.issues):
