@@ -78,12 +78,12 @@ class _Encoder:
     the codes it gave are learnt from its font state.
     """
 
-    __slots__ = ("codes", "doc", "escape", "font", "selects")
+    # It holds nothing of its document: kept by the document's weak key, it would keep the
+    # document alive.
+    __slots__ = ("codes", "font", "selects")
 
-    def __init__(self, font, canvas):
+    def __init__(self, font):
         self.font = font
-        self.doc = canvas._doc
-        self.escape = canvas._escape
         self.codes = _Codes()
         self.selects: dict[tuple, str] = {}  # "/F1+0 9 Tf 10.8 TL" by size and leading
 
@@ -94,24 +94,24 @@ class _Encoder:
             shown = f"({value.translate(self.codes)}) Tj"
         except _Unknown:
             shown = text._formatText(value)
-            self.learn(value)
+            self.learn(text._canvas, value)
             return shown
         if text._curSubset:  # ReportLab's way to say a Tf must come first
             text._curSubset = 0
             key = (text._fontsize, text._leading)
             select = self.selects.get(key)
             if select is None:
-                name = self.font.getSubsetInternalName(0, self.doc)
+                name = self.font.getSubsetInternalName(0, text._canvas._doc)
                 select = self.selects[key] = f"{name} {fp_str(key[0])} Tf {fp_str(key[1])} TL"
             shown = f"{select} {shown}"
         return shown
 
-    def learn(self, value: str) -> None:
-        assignments = self.font.state[self.doc].assignments
+    def learn(self, canvas, value: str) -> None:
+        assignments = self.font.state[canvas._doc].assignments
         for char in set(value):
             code = assignments.get(32 if char == "\xa0" else ord(char), 0)
             if code < 256:
-                self.codes[ord(char)] = self.escape(bytes((code,)))
+                self.codes[ord(char)] = canvas._escape(bytes((code,)))
 
 
 # Per document (ReportLab's PDFDocument), per font name.
@@ -135,7 +135,7 @@ def _encoder(text) -> _Encoder | None:
         encoders = _ENCODERS[doc] = {}
     encoder = encoders.get(font.fontName)
     if encoder is None:
-        encoder = encoders[font.fontName] = _Encoder(font, text._canvas)
+        encoder = encoders[font.fontName] = _Encoder(font)
     return encoder
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import io
+import weakref
 
 import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
@@ -61,3 +63,17 @@ def test_encoded_lines_read_back_from_the_pdf():
     page = flat(document[0].get_textpage().get_text_range())
     for line in readable:
         assert flat(typo.printable(line)) in page
+
+
+def test_a_printed_document_is_not_kept_alive_by_its_encoders():
+    typo.fonts()
+    canvas = Canvas(io.BytesIO())
+    pen = CanvasPen(canvas, 100, 100)
+    pen.label("Quel fleuve traverse Paris ?", 5, 50, size=9)
+    pen.label("Quel fleuve traverse Paris ?", 5, 40, size=9)  # the second through the codes
+    pen.flush()
+    canvas.save()
+    document = weakref.ref(canvas._doc)
+    del canvas, pen
+    gc.collect()
+    assert document() is None
