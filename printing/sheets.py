@@ -330,10 +330,15 @@ class SheetSpec:
         return tuple(m for m in marks if (m.x1, m.y1) != (m.x2, m.y2))
 
     def trim_box(self, *, backs: bool = False) -> Rect:
-        return _union([p.trim for p in (self.backs_ if backs else self.fronts)])
+        return self._boxes(backs)[0]
 
     def bleed_box(self, *, backs: bool = False) -> Rect:
-        return _union([p.bleed for p in (self.backs_ if backs else self.fronts)])
+        return self._boxes(backs)[1]
+
+    @lru_cache(maxsize=16)  # noqa: B019 (as _crop_marks: every page of a deck asks)
+    def _boxes(self, backs: bool) -> tuple[Rect, Rect]:
+        placements = self.backs_ if backs else self.fronts
+        return _union([p.trim for p in placements]), _union([p.bleed for p in placements])
 
     @property
     def safe_inset(self) -> float:
