@@ -85,7 +85,7 @@ class PrintRefused(Exception):
         self.problems = problems
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one a printed item: a deck holds thousands
 class Selected:
     """One item to print and the card or question it comes from (None: a fixed part)."""
 

@@ -181,7 +181,10 @@ def amount(euros: int) -> str:
 
 
 class Fitted(NamedTuple):
-    """Text wrapped into lines at one font size (a tuple: a print makes one a text)."""
+    """Text wrapped into lines at one font size.
+
+    A named tuple rather than a frozen dataclass: a print makes one for every text it fits.
+    """
 
     lines: tuple[str, ...]
     font: str
@@ -267,6 +270,11 @@ def fit_of(text: str, font: str, max_size: float, box_w: float, box_h: float,
     fonts()
     # A size scaled down for a small card never starts below what is still readable.
     size = max(max_size, min_size)
+    # Most propositions and answers hold on one line at the first size: as `wrap` would
+    # find, without breaking them into words.
+    if (size <= box_h + 1e-6 and "\n" not in text
+            and pdfmetrics.getFont(font).stringWidth(text, 1.0) <= box_w / size):
+        return Fitted((text,), font, size, size * LEADING)
     while size >= min_size - 1e-9:
         lines = wrap(text, font, size, box_w)
         if lines is not None:

@@ -36,7 +36,7 @@ NAVY = GAME_COLOURS[GAME]
 LETTERS = "ABCD"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one a question: a deck holds thousands
 class LadderCard:
     """One ladder question as its card prints it."""
 
