@@ -43,6 +43,20 @@ def open_pdf(path) -> pdfium.PdfDocument:
     return pdfium.PdfDocument(str(path))
 
 
+def letter_boxes(pdf, page: int, text: str, rect: Rect):
+    """Return the boxes (left, bottom, right, top) of the first and last letters of `text`
+    where it is printed inside `rect`."""
+    textpage = pdf[page].get_textpage()
+    search = textpage.search(text)
+    while (found := search.get_next()) is not None:
+        start, count = found
+        first, last = textpage.get_charbox(start), textpage.get_charbox(start + count - 1)
+        left, bottom = min(first[0], last[0]), min(first[1], last[1])
+        if rect.contains(Rect(left / mm, bottom / mm, 0, 0)):
+            return first, last
+    raise AssertionError(f"{text!r} is not inside {rect}")
+
+
 def inside(pdf, page: int, rect: Rect) -> str:
     """Return the words printed inside one face's trim box."""
     return flat(text_in(pdf, page, (rect.x, rect.y, rect.w, rect.h)))
@@ -181,24 +195,32 @@ def test_it_prints_separate_backs_behind_their_fronts_once_shifted(demo, print_p
         assert card.ref in back
 
 
-def test_it_folds_fronts_and_backs_on_one_page_mirrored_about_the_fold(demo, print_pdf):
+# Poker cards fold along a vertical line on a landscape page, tarot cards along a
+# horizontal one, their backs upside down so that they stand upright once folded.
+@pytest.mark.parametrize("card", ["poker", "tarot"])
+def test_it_folds_fronts_and_backs_on_one_page_mirrored_about_the_fold(demo, print_pdf, card):
     demo(GAME)
     cards = ladder_items()
-    sheet = PrintOptions(backs="fold").sheet_for(QUESTION_CARDS)
+    sheet = PrintOptions(backs="fold", card=card).sheet_for(QUESTION_CARDS)
     x1, y1, x2, _y2 = sheet.fold_line
 
-    path = print_pdf(GAME, "questions", backs="fold")
+    path = print_pdf(GAME, "questions", backs="fold", card=card)
     pdf = open_pdf(path)
 
     assert page_count(path) == pages_needed(len(cards), sheet.per_page)
-    for index, card in enumerate(cards[:sheet.per_page]):
+    assert (x1 == x2) == (card == "poker")
+    for index, item in enumerate(cards[:sheet.per_page]):
         front, back = sheet.front(index).trim, sheet.back(index).trim
+        answer = printed(item.propositions[item.right])
         if x1 == x2:
             assert back == Rect(2 * x1 - front.right, front.y, front.w, front.h)
         else:
             assert back == Rect(front.x, 2 * y1 - front.top, front.w, front.h)
-        assert printed(card.text) in inside(pdf, 0, front)
-        assert printed(card.propositions[card.right]) in inside(pdf, 0, back)
+        assert printed(item.text) in inside(pdf, 0, front)
+        assert answer in inside(pdf, 0, back)
+        # Upright text runs left to right; upside down, right to left.
+        first, last = letter_boxes(pdf, 0, answer, back)
+        assert (first[0] > last[0]) == (card == "tarot")
 
 
 @pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
