@@ -40,6 +40,15 @@ def colour(value: str):
     return HexColor(value)
 
 
+@lru_cache(maxsize=256)
+def _fill_operator(value: str) -> str:
+    """The operator setting a text's fill colour, as ReportLab's `setFillColor` writes it
+    ("0.1 0.1 0.1 rg"): written once a colour, while that call checks the colour's kind,
+    space and alpha every time."""
+    rgb = colour(value)
+    return f"{fp_str(rgb.red, rgb.green, rgb.blue)} rg"
+
+
 @lru_cache(maxsize=typo.TEXT_CACHE)
 def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
             french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
@@ -324,7 +333,8 @@ class CanvasPen(Pen):
         text = self._text
         if self._state != (font, size, fill):
             if self._state is None or self._state[2] != fill:
-                text.setFillColor(colour(fill))
+                text._code.append(_fill_operator(fill))
+                text._fillColorObj = colour(fill)
             if self._state is None or self._state[:2] != (font, size):
                 text.setFont(font, size)
                 self._encoder = _encoder(text)

@@ -6,6 +6,7 @@ ReportLab's paragraph markup; `escape` is for the few places that build markup.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -127,7 +128,12 @@ _DIGIT_GROUPS = re.compile(r"(?<=\d) (?=\d{3}\b)")
 
 
 # Text with none of these needs no typography: most propositions and answers.
-_NEEDS_TYPOGRAPHY = re.compile(r"[;:!?«»\"'\t]|  |\d \d")
+_TYPOGRAPHY_CHARS = frozenset(";:!?«»\"'\t")
+
+
+def _needs_typography(text: str) -> bool:
+    return (not _TYPOGRAPHY_CHARS.isdisjoint(text) or "  " in text
+            or _DIGIT_SPACE.search(text) is not None)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -138,7 +144,7 @@ def french(text: str) -> str:
 
 def french_of(text: str) -> str:
     """`french` without its cache, for callers that cache the whole fit."""
-    if _NEEDS_TYPOGRAPHY.search(text) is None:
+    if not _needs_typography(text):
         return printable(text.strip())
     text = text.strip()
     if "  " in text or "\t" in text:
@@ -227,11 +233,16 @@ def _unit_width(font: str):
 
 def wrap(text: str, font: str, size: float, max_width: float) -> list[str] | None:
     """Break text into lines no wider than `max_width` pt; None if a word is too wide."""
-    unit_width = _unit_width(font)
     limit = max_width / size  # widths scale with the size: compare them at 1 pt
     # A whole text is measured once, not kept among the words: it would push them out.
     if "\n" not in text and pdfmetrics.getFont(font).stringWidth(text, 1.0) <= limit:
         return [text]  # one line: no need to measure word by word
+    return _wrap_words(text, font, limit)
+
+
+def _wrap_words(text: str, font: str, limit: float) -> list[str] | None:
+    """`wrap` word by word, `limit` being the width at 1 pt."""
+    unit_width = _unit_width(font)
     lines: list[str] = []
     space = unit_width(" ")
     for paragraph in text.split("\n"):
@@ -270,13 +281,15 @@ def fit_of(text: str, font: str, max_size: float, box_w: float, box_h: float,
     fonts()
     # A size scaled down for a small card never starts below what is still readable.
     size = max(max_size, min_size)
-    # Most propositions and answers hold on one line at the first size: as `wrap` would
-    # find, without breaking them into words.
-    if (size <= box_h + 1e-6 and "\n" not in text
-            and pdfmetrics.getFont(font).stringWidth(text, 1.0) <= box_w / size):
+    # The whole text is measured once, for every size: `wrap`'s first question.
+    whole = (pdfmetrics.getFont(font).stringWidth(text, 1.0) if "\n" not in text
+             else math.inf)
+    # Most propositions and answers hold on one line at the first size.
+    if size <= box_h + 1e-6 and whole <= box_w / size:
         return Fitted((text,), font, size, size * LEADING)
     while size >= min_size - 1e-9:
-        lines = wrap(text, font, size, box_w)
+        limit = box_w / size
+        lines = [text] if whole <= limit else _wrap_words(text, font, limit)
         if lines is not None:
             leading = size * LEADING
             # The last line needs only the font size, not a full leading.

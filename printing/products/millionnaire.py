@@ -51,7 +51,8 @@ class LadderCard:
 
 def ladder_card(content, question) -> LadderCard:
     rows = content.propositions.get(question.pk, [])
-    right = next((i for i, row in enumerate(rows) if row.is_right), -1)
+    flags = [row.is_right for row in rows]
+    right = flags.index(True) if True in flags else -1
     step = LADDER[question.step - 1] if question.step else None
     return LadderCard(
         ref=question.ref,
@@ -59,7 +60,7 @@ def ladder_card(content, question) -> LadderCard:
         amount=step.amount if step else 0,
         safe=bool(step and step.safe),
         text=question.text,
-        propositions=tuple(row.text for row in rows),
+        propositions=tuple([row.text for row in rows]),
         right=right,
     )
 

@@ -10,7 +10,8 @@ import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
 
 from printing import text as typo
-from printing.draw import CanvasPen, _shown
+from printing.draw import BLACK, WHITE, CanvasPen, _fill_operator, _shown, colour
+from printing.products.style import GAME_COLOURS
 
 from .conftest import flat
 
@@ -77,3 +78,11 @@ def test_a_printed_document_is_not_kept_alive_by_its_encoders():
     del canvas, pen
     gc.collect()
     assert document() is None
+
+
+def test_a_text_colour_is_written_as_reportlab_writes_it():
+    colours = {BLACK, WHITE, "#d4a017", "#7f7f7f", "#0a0b0c", *GAME_COLOURS.values()}
+    for value in colours:
+        text = Canvas(io.BytesIO()).beginText()
+        text.setFillColor(colour(value))
+        assert text._code[-1] == _fill_operator(value), value
