@@ -174,10 +174,10 @@ BASELINE = 100  # cards: memory growth is measured from a print this small
 
 
 # Each rate is the best of several runs, pipeline and bare loop taking turns: at least
-# RUNS, and more for a small N until each side has run SECONDS in all, so that a moment
-# when this shared machine is slow does not decide a short measure (up to MAX_RUNS).
+# RUNS, and more until each side has run SECONDS in all (up to MAX_RUNS). This shared
+# machine has slow moments; the more runs, the likelier each side meets a quiet one.
 RUNS = 5
-SECONDS = 8.0
+SECONDS = 40.0
 MAX_RUNS = 30
 
 

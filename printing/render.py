@@ -7,7 +7,9 @@ streams pages to a ReportLab canvas.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -431,6 +433,23 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
     writer.advance(1)  # a run of pages counts as one step of the progress bar
 
 
+@contextmanager
+def _set_aside():
+    """Keep the garbage collector's full passes off what already lives, while writing.
+
+    The content loaded for a large deck (thousands of questions) lives until the PDF is
+    saved: each full collection meanwhile would walk all of it again, for nothing.
+    `gc.freeze` leaves it out of collections until `gc.unfreeze`; what writing makes is
+    collected as usual. Both are process-wide: another print running at the same time at
+    worst ends the other's freeze early.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOptions =
            DEFAULT_OPTIONS, *, out, include_drafts: bool = False,
            refs: Iterable[str] | None = None,
@@ -474,19 +493,20 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
                     subject=_("Plateau, à imprimer à 100 % et découper"), options=options,
                     game_slug=game_slug, progress=progress, total=total)
     result = Result(products=[p.slug for p in products], items=items)
-    for product in products:
-        entries = chosen[product.slug]
-        if isinstance(product, Deck):
-            if entries:
-                write_deck(writer, product, entries, fronts_only=preview)
-        else:
-            write_sheets(writer, product, entries, first_only=preview)
-    if writer.problems:
-        raise PrintRefused(writer.problems)  # nothing is saved: no file is written
-    if writer.pages == 0:
-        raise PrintRefused([Problem("nothing_to_print", ERROR,
-                                    _("Rien à imprimer : aucun contenu publié."), None,
-                                    game_slug)])
-    writer.save()
+    with _set_aside():
+        for product in products:
+            entries = chosen[product.slug]
+            if isinstance(product, Deck):
+                if entries:
+                    write_deck(writer, product, entries, fronts_only=preview)
+            else:
+                write_sheets(writer, product, entries, first_only=preview)
+        if writer.problems:
+            raise PrintRefused(writer.problems)  # nothing is saved: no file is written
+        if writer.pages == 0:
+            raise PrintRefused([Problem("nothing_to_print", ERROR,
+                                        _("Rien à imprimer : aucun contenu publié."), None,
+                                        game_slug)])
+        writer.save()
     result.pages = writer.pages
     return result

@@ -1,5 +1,6 @@
 """The printpdf command, and what every print checks before it writes a page."""
 
+import gc
 import io
 
 import pypdfium2 as pdfium
@@ -223,3 +224,20 @@ def test_the_fonts_are_embedded_in_the_pdf(db, tmp_path):
             fonts[font["/BaseFont"]] = "/FontFile2" in descriptor
     assert fonts and all(fonts.values())
     assert all("DejaVu" in name for name in fonts)
+
+
+def test_writing_sets_the_loaded_content_aside_from_the_collector_and_then_restores_it(db):
+    ladder("Quelle est la capitale de la France ?")
+    frozen_while_writing = []
+
+    def progress(done, total):
+        frozen_while_writing.append(gc.get_freeze_count())
+
+    render("millionnaire", ("questions",), PrintOptions(), out=io.BytesIO(), progress=progress)
+    assert frozen_while_writing and all(count > 0 for count in frozen_while_writing)
+    assert gc.get_freeze_count() == 0
+
+    ladder("Quel animal est 🐘 ?", step=2)  # refused while drawing: restored all the same
+    with pytest.raises(PrintRefused):
+        render("millionnaire", ("questions",), PrintOptions(), out=io.BytesIO())
+    assert gc.get_freeze_count() == 0
