@@ -46,7 +46,7 @@ messages: $(INSTALLED)
 	$(BIN)/python manage.py compilemessages -l en --ignore=.venv
 
 bench: $(INSTALLED)
-	@for script in bench/*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done
+	@for script in bench/[!_]*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -7,23 +7,13 @@ validation included, preview excluded) and the process's peak memory (target: < 
 
 import csv
 import io
-import os
 import resource
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-WORK = tempfile.mkdtemp(prefix="plateau-bench-")
-os.environ["PLATEAU_VAR_DIR"] = WORK
-os.environ["DATABASE_URL"] = f"sqlite:///{WORK}/bench.sqlite3"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+import _throwaway
 
-import django  # noqa: E402
-
-django.setup()
+_throwaway.setup()
 
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402

@@ -15,23 +15,13 @@ it (target: ≤ 150 ms).
 
 import gc
 import io
-import os
 import sys
-import tempfile
 import time
 import tracemalloc
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-WORK = tempfile.mkdtemp(prefix="plateau-bench-")
-os.environ["PLATEAU_VAR_DIR"] = WORK
-os.environ["DATABASE_URL"] = f"sqlite:///{WORK}/bench.sqlite3"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cms.settings")
+import _throwaway
 
-import django  # noqa: E402
-
-django.setup()
+WORK = _throwaway.setup()
 
 import pypdfium2 as pdfium  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -184,8 +174,8 @@ MAX_RUNS = 30
 def measure(n: int) -> dict:
     fill(n)
     texts = card_texts()
-    pdf = Path(WORK) / f"pipeline-{n}.pdf"
-    bare_pdf = Path(WORK) / f"bare-{n}.pdf"
+    pdf = WORK / f"pipeline-{n}.pdf"
+    bare_pdf = WORK / f"bare-{n}.pdf"
     # Each runs once first, to warm what a long-running server would have warm.
     pipeline(io.BytesIO())
     bare_canvas(texts, io.BytesIO())
