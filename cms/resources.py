@@ -25,7 +25,7 @@ from .games import KINDS, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .services import can_set_status
-from .validation import validate_game
+from .validation import new_errors, validate_game
 
 MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())
 PROPOSITION_COLUMNS = [f"proposition_{n}" for n in range(1, MAX_PROPOSITIONS + 1)]
@@ -323,8 +323,9 @@ class ContentResource(resources.ModelResource):
         return games
 
     @staticmethod
-    def error_keys(report) -> set:
-        return {(p.target_key, p.code, str(p.message)) for p in report.errors}
+    def error_keys(report) -> list:
+        """Return the errors the content had before the file: `new_errors` tells them apart."""
+        return report.errors
 
     # --- one row ---
 
@@ -445,10 +446,8 @@ class ContentResource(resources.ModelResource):
         invalid = {r.number: r for r in result.invalid_rows}
         for slug in sorted(self.games):
             report = validate_game(slug)
-            for problem in report.errors:
-                key = (problem.target_key, problem.code, str(problem.message))
-                if key in self.errors_before[slug]:
-                    continue
+            # An error the content had already, no worse, is not the file's.
+            for problem in new_errors(report, self.errors_before[slug]):
                 number = row_of.get(problem.target_key)
                 column = COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS)
                 message = str(problem.message)

@@ -5,45 +5,95 @@ the printer all call these. Rules about one field live in field validators and
 model constraints; the rules here look across rows (a card's questions, a ladder,
 a whole game). The check functions take model instances whose relations are
 already loaded (`load_game`) and never query the database themselves.
-Other layers add rules of their own with `register_rule` (printing adds "does it fit").
+Other layers add rules of their own with `register_rule` (printing adds "does it fit"),
+and the sentences of their problems with `register_message`.
+
+A problem is data, not a sentence: a code, what it is about, the params that tell it
+apart from any other problem (`key`), the values it measured and how bad it is
+(`magnitude`). Its sentence is rendered when shown, in the active language, so two
+validations compare by identity (`new_errors`), never by wording.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from statistics import mean
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .games import GAMES, content_games
+from .games import GAMES, content_games, kind_of
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
 from .models import STATUS_RANK, Card, CardQuestion, Proposition, Question, Status
 
 ERROR = "error"
 WARNING = "warning"
+SEVERITIES = (ERROR, WARNING)
 NEAR_DUPLICATE_THRESHOLD = 0.8
+# Averages of small integers differ in their last bits when computed from other numbers:
+# a gap this much larger is the same gap, not a worse one.
+MAGNITUDE_TOLERANCE = 1e-9
+
+
+def _items(pairs: Mapping | Iterable) -> tuple:
+    """Return a mapping or (name, value) pairs as a tuple of pairs sorted by name."""
+    if isinstance(pairs, str):
+        raise TypeError(f"Params and values are a dict, not the text {pairs!r}.")
+    if isinstance(pairs, Mapping):
+        pairs = pairs.items()
+    return tuple(sorted(((str(name), value) for name, value in pairs),
+                        key=lambda item: item[0]))
 
 
 @dataclass(frozen=True, eq=False)
 class Problem:
-    """One thing wrong with the content, in French, about one object (None: the game)."""
+    """One thing wrong with the content, about one question or card (None: the game).
+
+    `params` identify the problem and `values` measure it; both are given as dicts and
+    kept as tuples of (name, value) sorted by name. `slot` is set when a question's
+    problem is shown under its card (`Report.about`).
+    """
 
     code: str
     severity: str
-    message: str
     target: Question | Card | None
     game: str
-    step: int | None = None  # a ladder problem's step, when it is about one
+    params: tuple = ()
+    values: tuple = ()
+    magnitude: float = 0.0
+    slot: int | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "params", _items(self.params))
+        object.__setattr__(self, "values", _items(self.values))
+        if self.code not in MESSAGES:
+            raise ValueError(f"No message is registered for the problem code {self.code!r}.")
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"Unknown severity {self.severity!r} for {self.code!r}.")
+        shared = {name for name, _value in self.params} & {name for name, _value in self.values}
+        if shared:
+            raise ValueError(f"{self.code}: {sorted(shared)} are both params and values.")
+        try:
+            hash(self.params)
+        except TypeError:
+            raise ValueError(f"{self.code}: params must be hashable, {self.params!r}") from None
+
+    @classmethod
+    def of(cls, code: str, severity: str, target: Question | Card | None, game: str, *,
+           params: Mapping[str, Any] | None = None, values: Mapping[str, Any] | None = None,
+           magnitude: float = 0.0, slot: int | None = None) -> Problem:
+        """Build a problem from dicts of params and values."""
+        return cls(code, severity, target, game, params or {}, values or {}, magnitude, slot)
 
     @property
     def is_error(self) -> bool:
@@ -55,13 +105,236 @@ class Problem:
             return None
         return (type(self.target).__name__.lower(), self.target.pk)
 
+    @property
+    def key(self) -> tuple:
+        """Return what tells this problem apart from any other, whatever its wording."""
+        return (self.code, self.target_key, self.params)
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """Return params and values together, by name: what a message is rendered from."""
+        return {**dict(self.params), **dict(self.values)}
+
+    @property
+    def step(self) -> int | None:
+        """Return the ladder step the problem is about, if any."""
+        return dict(self.params).get("step")
+
+    @property
+    def message(self) -> str:
+        """Return the problem's sentence, rendered now in the active language."""
+        text = MESSAGES[self.code](self)
+        if self.slot is not None:
+            text = _("Question n°%(n)s : %(msg)s") % {"n": self.slot, "msg": text}
+        return text
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# The sentence of each code, rendered from the problem: other layers add theirs.
+MESSAGES: dict[str, Callable[[Problem], str]] = {}
+
+
+def register_message(code: str, render: Callable[[Problem], str]) -> Callable[[Problem], str]:
+    """Give a problem code its sentence; return the render function.
+
+    A code names one rule: registering another sentence for a code taken is refused.
+    """
+    if MESSAGES.get(code, render) is not render:
+        raise ValueError(f"The problem code {code!r} already has a message.")
+    MESSAGES[code] = render
+    return render
+
+
+def _problems(found) -> list[Problem]:
+    return found.problems if isinstance(found, Report) else list(found)
+
+
+def new_errors(after: Report | Iterable[Problem],
+               before: Report | Iterable[Problem]) -> list[Problem]:
+    """Return the errors of `after` that `before` did not have, or had less badly."""
+    worst: dict[tuple, float] = {}
+    for problem in _problems(before):
+        if problem.is_error:
+            worst[problem.key] = max(problem.magnitude, worst.get(problem.key, -math.inf))
+    return [p for p in _problems(after) if p.is_error and (
+        p.key not in worst or p.magnitude > worst[p.key] + MAGNITUDE_TOLERANCE)]
+
 
 def euros(amount: int) -> str:
     return f"{number_format(amount, force_grouping=True)}\u00a0€"
 
 
-def average(values: Iterable[float]) -> str:
-    return number_format(mean(values), decimal_pos=1)
+def decimal(value: float) -> str:
+    return number_format(value, decimal_pos=1)
+
+
+# --- the sentences ------------------------------------------------------------------------
+# Each renders one code's sentence from the problem's params and values, with the labels
+# the registry gives (kinds, statuses, steps, formats) in the active language.
+
+
+def _kind(problem: Problem, name: str = "kind") -> str:
+    return kind_of(problem.args[name]).label
+
+
+def _proposition_count(p: Problem) -> str:
+    a = p.args
+    if a["expected"]:
+        return ngettext(
+            "%(kind)s : il faut %(n)s proposition, il y en a %(found)s.",
+            "%(kind)s : il faut %(n)s propositions, il y en a %(found)s.",
+            a["expected"],
+        ) % {"kind": _kind(p), "n": a["expected"], "found": a["found"]}
+    return _(
+        "%(kind)s : pas de propositions, la réponse est libre (%(found)s à retirer)."
+    ) % {"kind": _kind(p), "found": a["found"]}
+
+
+def _right_count(p: Problem) -> str:
+    return _(
+        "%(kind)s : il faut exactement %(n)s bonne(s) réponse(s), il y en a %(found)s."
+    ) % {"kind": _kind(p), "n": p.args["expected"], "found": p.args["found"]}
+
+
+def _hidden_count(p: Problem) -> str:
+    return _(
+        "%(kind)s : il faut exactement %(n)s proposition(s) cachée(s), il y en a "
+        "%(found)s."
+    ) % {"kind": _kind(p), "n": p.args["expected"], "found": p.args["found"]}
+
+
+def _step_difficulty_band(p: Problem) -> str:
+    step = GAMES[p.game].step(p.args["step"])
+    low, high = step.difficulty_band
+    return _(
+        "Palier %(step)s (%(amount)s) : la difficulté doit aller de %(low)s à %(high)s, "
+        "elle est de %(d)s."
+    ) % {"step": step.number, "amount": euros(step.amount), "low": low, "high": high,
+         "d": p.args["difficulty"]}
+
+
+def _question_count(p: Problem) -> str:
+    a = p.args
+    return ngettext(
+        "%(kind)s : il faut %(n)s question sur la carte, il y en a %(found)s.",
+        "%(kind)s : il faut %(n)s questions sur la carte, il y en a %(found)s.",
+        a["expected"],
+    ) % {"kind": _kind(p), "n": a["expected"], "found": a["found"]}
+
+
+def _question_kind(p: Problem) -> str:
+    return _(
+        "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
+    ) % {"n": p.args["position"], "found": _kind(p, "found"), "kind": _kind(p)}
+
+
+def _question_status_behind(p: Problem) -> str:
+    return _(
+        "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
+    ) % {"card": Status(p.args["card_status"]).label, "n": p.args["position"],
+         "q": Status(p.args["status"]).label}
+
+
+def _difficulty_order(p: Problem) -> str:
+    a = p.args
+    return _(
+        "%(kind)s : la difficulté doit croître strictement ; la question n°%(n)s "
+        "(difficulté %(d2)s) n’est pas plus difficile que la n°%(p)s (difficulté %(d1)s)."
+    ) % {"kind": _kind(p), "n": a["position"], "p": a["position"] - 1,
+         "d1": a["previous_difficulty"], "d2": a["difficulty"]}
+
+
+def _slot_difficulty_order(p: Problem) -> str:
+    a = p.args
+    formats = GAMES[p.game].scoring["formats"]
+    return _(
+        "%(kind)s : les questions %(harder)s (difficulté moyenne %(h)s) sont plus "
+        "faciles que les questions %(easier)s (difficulté moyenne %(e)s)."
+    ) % {"kind": _kind(p), "harder": formats[a["harder"]].label,
+         "easier": formats[a["easier"]].label, "h": decimal(a["harder_average"]),
+         "e": decimal(a["easier_average"])}
+
+
+def _ladder_difficulty_down(p: Problem) -> str:
+    a = p.args
+    game = GAMES[p.game]
+    return _(
+        "Échelle : les questions publiées du palier %(up)s (%(up_amount)s, difficulté "
+        "moyenne %(up_avg)s) sont plus faciles que celles du palier %(low)s "
+        "(%(low_amount)s, difficulté moyenne %(low_avg)s)."
+    ) % {"up": a["step"], "up_amount": euros(game.step(a["step"]).amount),
+         "up_avg": decimal(a["step_average"]), "low": a["lower"],
+         "low_amount": euros(game.step(a["lower"]).amount),
+         "low_avg": decimal(a["lower_average"])}
+
+
+def _near_duplicate(p: Problem) -> str:
+    return _(
+        "Presque le même texte que la question « %(other)s » (%(ref)s), "
+        "%(pct)s %% de mots en commun."
+    ) % {"other": p.args["other_text"], "ref": p.args["other"], "pct": p.args["pct"]}
+
+
+def _coverage(p: Problem) -> str:
+    a = p.args
+    kind = kind_of(a["kind"])
+    if kind.ladder:
+        detail = ", ".join(
+            _("palier %(n)s : %(missing)s") % {"n": n, "missing": missing}
+            for n, missing in a["short"]
+        )
+        return _(
+            "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
+            "complète à %(players)s joueurs (%(need)s par palier) — %(detail)s."
+        ) % {"kind": kind.label_plural, "total": sum(m for _n, m in a["short"]),
+             "players": a["players"], "need": a["need"], "detail": detail}
+    return _(
+        "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
+        "complète à %(players)s joueurs (%(have)s sur %(need)s)."
+    ) % {"kind": kind.label_plural, "missing": a["need"] - a["have"],
+         "players": a["players"], "have": a["have"], "need": a["need"]}
+
+
+MESSAGES.update({
+    "proposition_count": _proposition_count,
+    "right_count": _right_count,
+    "hidden_count": _hidden_count,
+    "proposition_repeated": lambda p: _("Deux propositions sont identiques."),
+    "answer_missing": lambda p: _("%(kind)s : la réponse libre manque.") % {
+        "kind": _kind(p)},
+    "image_missing": lambda p: _("%(kind)s : l’image manque.") % {"kind": _kind(p)},
+    "step_missing": lambda p: _("Le palier manque (1 à 15)."),
+    "step_difficulty_band": _step_difficulty_band,
+    "step_unexpected": lambda p: _("Seules les questions de l’échelle ont un palier."),
+    "question_unplaced": lambda p: _(
+        "Cette question n’est sur aucune carte « %(kind)s »."
+    ) % {"kind": _kind(p)},
+    "question_count": _question_count,
+    "question_kind": _question_kind,
+    "question_status_behind": _question_status_behind,
+    "difficulty_order": _difficulty_order,
+    "slot_difficulty_order": _slot_difficulty_order,
+    "pair_unexpected": lambda p: _("Seules les cartes Duel vont par paires."),
+    "pair_colour_missing": lambda p: _("Duel : la couleur de la paire manque."),
+    "pair_missing": lambda p: _("Duel : cette carte n’a pas de jumelle."),
+    "pair_kind": lambda p: _("Duel : la jumelle doit être une carte Duel."),
+    "pair_not_mutual": lambda p: _(
+        "Duel : la jumelle « %(p)s » ne désigne pas cette carte en retour."
+    ) % {"p": p.args["partner_title"] or p.args["partner"]},
+    "pair_mismatch": lambda p: _(
+        "Duel : les deux cartes d’une paire ont le même titre et la même couleur."),
+    "ladder_difficulty_down": _ladder_difficulty_down,
+    "duplicate": lambda p: _("Même texte que la question « %(other)s » (%(ref)s).") % {
+        "other": p.args["other_text"], "ref": p.args["other"]},
+    "near_duplicate": _near_duplicate,
+    "duplicate_answer": lambda p: _("Même réponse que « %(ref)s » : « %(answer)s ».") % {
+        "ref": p.args["other"], "answer": p.args["answer"]},
+    "coverage": _coverage,
+    # A refusal whose reason is already a sentence (the services wrap plain refusals so).
+    "refused": lambda p: str(p.args["reason"]),
+})
 
 
 # --- one question -------------------------------------------------------------------------
@@ -77,67 +350,51 @@ def check_question(question: Question, *, propositions=None, placed=None) -> lis
     game = question.game
     problems: list[Problem] = []
 
-    def problem(code, message, severity=ERROR):
-        problems.append(Problem(code, severity, message, question, game.slug))
+    def problem(code, severity=ERROR, values=None, **params):
+        problems.append(Problem.of(code, severity, question, game.slug, params=params,
+                                   values=values))
 
     if propositions is None:
         propositions = list(question.propositions.all())
     if placed is None:
         placed = question.slots.exists()
     if len(propositions) != kind.propositions:
-        if kind.propositions:
-            problem("proposition_count", ngettext(
-                "%(kind)s : il faut %(n)s proposition, il y en a %(found)s.",
-                "%(kind)s : il faut %(n)s propositions, il y en a %(found)s.",
-                kind.propositions,
-            ) % {"kind": kind.label, "n": kind.propositions, "found": len(propositions)})
-        else:
-            problem("proposition_count", _(
-                "%(kind)s : pas de propositions, la réponse est libre (%(found)s à retirer)."
-            ) % {"kind": kind.label, "found": len(propositions)})
+        problem("proposition_count", kind=kind.slug, expected=kind.propositions,
+                values={"found": len(propositions)})
     if kind.propositions:
         right = sum(p.is_right for p in propositions)
         if right != kind.right:
-            problem("right_count", _(
-                "%(kind)s : il faut exactement %(n)s bonne(s) réponse(s), il y en a %(found)s."
-            ) % {"kind": kind.label, "n": kind.right, "found": right})
+            problem("right_count", kind=kind.slug, expected=kind.right,
+                    values={"found": right})
         hidden = sum(p.is_hidden for p in propositions)
         if hidden != kind.hidden:
-            problem("hidden_count", _(
-                "%(kind)s : il faut exactement %(n)s proposition(s) cachée(s), il y en a "
-                "%(found)s."
-            ) % {"kind": kind.label, "n": kind.hidden, "found": hidden})
+            problem("hidden_count", kind=kind.slug, expected=kind.hidden,
+                    values={"found": hidden})
         texts = [" ".join(p.text.casefold().split()) for p in propositions]
         if len(set(texts)) != len(texts):
-            problem("proposition_repeated", _("Deux propositions sont identiques."))
+            problem("proposition_repeated")
     if kind.free_answer and not question.answer.strip():
-        problem("answer_missing", _("%(kind)s : la réponse libre manque.") % {"kind": kind.label})
+        problem("answer_missing", kind=kind.slug)
     if kind.needs_image and not question.image:
-        problem("image_missing", _("%(kind)s : l’image manque.") % {"kind": kind.label})
+        problem("image_missing", kind=kind.slug)
     if kind.ladder:
         problems.extend(_check_step(question, game))
     elif question.step is not None:
-        problem("step_unexpected", _("Seules les questions de l’échelle ont un palier."))
+        problem("step_unexpected")
     if kind.is_card and not placed:
-        problem("question_unplaced", _(
-            "Cette question n’est sur aucune carte « %(kind)s »."
-        ) % {"kind": kind.label}, WARNING)
+        problem("question_unplaced", WARNING, kind=kind.slug)
     return problems
 
 
 def _check_step(question: Question, game: GameSpec) -> list[Problem]:
     if question.step is None:
-        return [Problem("step_missing", ERROR, _("Le palier manque (1 à 15)."), question,
-                        game.slug)]
-    step = game.step(question.step)
-    low, high = step.difficulty_band
+        return [Problem.of("step_missing", ERROR, question, game.slug)]
+    low, high = game.step(question.step).difficulty_band
     if low <= question.difficulty <= high:
         return []
-    return [Problem("step_difficulty_band", ERROR, _(
-        "Palier %(step)s (%(amount)s) : la difficulté doit aller de %(low)s à %(high)s, "
-        "elle est de %(d)s."
-    ) % {"step": step.number, "amount": euros(step.amount), "low": low, "high": high,
-         "d": question.difficulty}, question, game.slug)]
+    return [Problem.of("step_difficulty_band", ERROR, question, game.slug,
+                       params={"step": question.step},
+                       values={"difficulty": question.difficulty})]
 
 
 # --- one card -----------------------------------------------------------------------------
@@ -152,27 +409,22 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
     game = card.game
     problems: list[Problem] = []
 
-    def problem(code, message, severity=ERROR):
-        problems.append(Problem(code, severity, message, card, game.slug))
+    def problem(code, severity=ERROR, values=None, **params):
+        problems.append(Problem.of(code, severity, card, game.slug, params=params,
+                                   values=values))
 
     if questions is None:
         questions = [slot.question for slot in card.ordered_slots()]
     if len(questions) != kind.questions_per_card:
-        problem("question_count", ngettext(
-            "%(kind)s : il faut %(n)s question sur la carte, il y en a %(found)s.",
-            "%(kind)s : il faut %(n)s questions sur la carte, il y en a %(found)s.",
-            kind.questions_per_card,
-        ) % {"kind": kind.label, "n": kind.questions_per_card, "found": len(questions)})
+        problem("question_count", kind=kind.slug, expected=kind.questions_per_card,
+                values={"found": len(questions)})
     for number, question in enumerate(questions, start=1):
         if question.kind != card.kind:
-            problem("question_kind", _(
-                "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
-            ) % {"n": number, "found": question.spec.label, "kind": kind.label})
+            problem("question_kind", kind=kind.slug, position=number,
+                    values={"found": question.kind})
         if STATUS_RANK[question.status] < STATUS_RANK[card.status]:
-            problem("question_status_behind", _(
-                "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
-            ) % {"card": card.get_status_display(), "n": number,
-                 "q": question.get_status_display()}, WARNING)
+            problem("question_status_behind", WARNING, position=number,
+                    values={"card_status": card.status, "status": question.status})
     if kind.difficulty_order == ORDER_STRICTLY_INCREASING:
         problems.extend(_check_strictly_increasing(card, questions))
     elif kind.difficulty_order == ORDER_BY_SLOT_FORMAT:
@@ -180,7 +432,7 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
     if kind.paired:
         problems.extend(_check_pair(card))
     elif card.pair_id is not None:
-        problem("pair_unexpected", _("Seules les cartes Duel vont par paires."))
+        problem("pair_unexpected")
     return problems
 
 
@@ -189,11 +441,12 @@ def _check_strictly_increasing(card: Card, questions: list[Question]) -> list[Pr
     for number, (before, after) in enumerate(itertools.pairwise(questions),
                                              start=2):
         if after.difficulty <= before.difficulty:
-            problems.append(Problem("difficulty_order", ERROR, _(
-                "%(kind)s : la difficulté doit croître strictement ; la question n°%(n)s "
-                "(difficulté %(d2)s) n’est pas plus difficile que la n°%(p)s (difficulté %(d1)s)."
-            ) % {"kind": card.spec.label, "n": number, "p": number - 1,
-                 "d1": before.difficulty, "d2": after.difficulty}, card, card.game.slug))
+            problems.append(Problem.of(
+                "difficulty_order", ERROR, card, card.game.slug,
+                params={"kind": card.kind, "position": number},
+                values={"previous_difficulty": before.difficulty,
+                        "difficulty": after.difficulty},
+                magnitude=before.difficulty - after.difficulty))
     return problems
 
 
@@ -207,38 +460,30 @@ def _check_slot_formats(card: Card, questions: list[Question]) -> list[Problem]:
     ordered = [slug for slug in formats if groups[slug]]
     problems = []
     for easier, harder in itertools.pairwise(ordered):
-        if mean(groups[harder]) < mean(groups[easier]):
-            problems.append(Problem("slot_difficulty_order", ERROR, _(
-                "%(kind)s : les questions %(harder)s (difficulté moyenne %(h)s) sont plus "
-                "faciles que les questions %(easier)s (difficulté moyenne %(e)s)."
-            ) % {"kind": card.spec.label, "harder": formats[harder].label,
-                 "easier": formats[easier].label, "h": average(groups[harder]),
-                 "e": average(groups[easier])}, card, card.game.slug))
+        harder_average, easier_average = mean(groups[harder]), mean(groups[easier])
+        if harder_average < easier_average:
+            problems.append(Problem.of(
+                "slot_difficulty_order", ERROR, card, card.game.slug,
+                params={"kind": card.kind, "harder": harder, "easier": easier},
+                values={"harder_average": harder_average, "easier_average": easier_average},
+                magnitude=easier_average - harder_average))
     return problems
 
 
 def _check_pair(card: Card) -> list[Problem]:
     slug = card.game.slug
     partner = card.pair
-    if not card.colour:
-        problems = [Problem("pair_colour_missing", ERROR,
-                            _("Duel : la couleur de la paire manque."), card, slug)]
-    else:
-        problems = []
+    problems = [] if card.colour else [Problem.of("pair_colour_missing", ERROR, card, slug)]
     if partner is None:
-        return [*problems, Problem("pair_missing", ERROR,
-                                   _("Duel : cette carte n’a pas de jumelle."), card, slug)]
+        return [*problems, Problem.of("pair_missing", ERROR, card, slug)]
+    twin = {"partner": partner.ref}
     if partner.kind != card.kind:
-        problems.append(Problem("pair_kind", ERROR,
-                                _("Duel : la jumelle doit être une carte Duel."), card, slug))
+        problems.append(Problem.of("pair_kind", ERROR, card, slug, params=twin))
     if partner.pair_id != card.pk:
-        problems.append(Problem("pair_not_mutual", ERROR, _(
-            "Duel : la jumelle « %(p)s » ne désigne pas cette carte en retour."
-        ) % {"p": partner.title or partner.ref}, card, slug))
+        problems.append(Problem.of("pair_not_mutual", ERROR, card, slug, params=twin,
+                                   values={"partner_title": partner.title}))
     if partner.title.strip() != card.title.strip() or partner.colour != card.colour:
-        problems.append(Problem("pair_mismatch", ERROR, _(
-            "Duel : les deux cartes d’une paire ont le même titre et la même couleur."
-        ), card, slug))
+        problems.append(Problem.of("pair_mismatch", ERROR, card, slug, params=twin))
     return problems
 
 
@@ -246,7 +491,12 @@ def _check_pair(card: Card) -> list[Problem]:
 
 
 def check_ladder(game: GameSpec, questions: list[Question]) -> list[Problem]:
-    """Check that the published questions never get easier from one step to the next."""
+    """Check that the published questions never get easier from one step to the next.
+
+    A problem is the pair of steps; how much easier the upper one is (the gap of their
+    average difficulties) is its magnitude, so a change that narrows the gap is no new
+    error.
+    """
     by_step: dict[int, list[int]] = defaultdict(list)
     for question in questions:
         if question.spec.ladder and question.status == Status.PUBLISHED and question.step:
@@ -254,15 +504,13 @@ def check_ladder(game: GameSpec, questions: list[Question]) -> list[Problem]:
     problems = []
     steps = sorted(by_step)
     for lower, upper in itertools.pairwise(steps):
-        if mean(by_step[upper]) < mean(by_step[lower]):
-            low, up = game.step(lower), game.step(upper)
-            problems.append(Problem("ladder_difficulty_down", ERROR, _(
-                "Échelle : les questions publiées du palier %(up)s (%(up_amount)s, difficulté "
-                "moyenne %(up_avg)s) sont plus faciles que celles du palier %(low)s "
-                "(%(low_amount)s, difficulté moyenne %(low_avg)s)."
-            ) % {"up": upper, "up_amount": euros(up.amount), "up_avg": average(by_step[upper]),
-                 "low": lower, "low_amount": euros(low.amount),
-                 "low_avg": average(by_step[lower])}, None, game.slug, step=upper))
+        upper_average, lower_average = mean(by_step[upper]), mean(by_step[lower])
+        if upper_average < lower_average:
+            problems.append(Problem.of(
+                "ladder_difficulty_down", ERROR, None, game.slug,
+                params={"step": upper, "lower": lower},
+                values={"step_average": upper_average, "lower_average": lower_average},
+                magnitude=lower_average - upper_average))
     return problems
 
 
@@ -304,14 +552,12 @@ def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]
     for first, second, similarity in similar_pairs(texts):
         exact = normalise(first.text) == normalise(second.text)
         for one, other in ((first, second), (second, first)):
-            problems.append(Problem(
-                "duplicate" if exact else "near_duplicate", WARNING,
-                (_("Même texte que la question « %(other)s » (%(ref)s).") if exact else
-                 _("Presque le même texte que la question « %(other)s » (%(ref)s), "
-                   "%(pct)s %% de mots en commun.")) %
-                {"other": other, "ref": other.ref, "pct": round(similarity * 100)},
-                one, game.slug,
-            ))
+            values = {"other_text": str(other)}
+            if not exact:
+                values["pct"] = round(similarity * 100)
+            problems.append(Problem.of("duplicate" if exact else "near_duplicate", WARNING,
+                                       one, game.slug, params={"other": other.ref},
+                                       values=values))
     # Mystery images share one prompt: the answer is what must not repeat.
     answers = defaultdict(list)
     for question in questions:
@@ -319,9 +565,9 @@ def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]
             answers[normalise(question.answer)].append(question)
     for same in answers.values():
         for question in same[1:]:
-            problems.append(Problem("duplicate_answer", WARNING, _(
-                "Même réponse que « %(ref)s » : « %(answer)s »."
-            ) % {"ref": same[0].ref, "answer": question.answer}, question, game.slug))
+            problems.append(Problem.of("duplicate_answer", WARNING, question, game.slug,
+                                       params={"other": same[0].ref},
+                                       values={"answer": question.answer}))
     return problems
 
 
@@ -335,19 +581,13 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
         if kind.ladder:
             counts = Counter(q.step for q in questions
                              if q.kind == kind.slug and q.status == Status.PUBLISHED)
-            short = {step.number: kind.full_game - counts[step.number] for step in game.ladder
-                     if counts[step.number] < kind.full_game}
+            short = tuple((step.number, kind.full_game - counts[step.number])
+                          for step in game.ladder if counts[step.number] < kind.full_game)
             if short:
-                detail = ", ".join(
-                    _("palier %(n)s : %(missing)s") % {"n": n, "missing": missing}
-                    for n, missing in short.items()
-                )
-                problems.append(Problem("coverage", WARNING, _(
-                    "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
-                    "complète à %(players)s joueurs (%(need)s par palier) — %(detail)s."
-                ) % {"kind": kind.label_plural, "total": sum(short.values()),
-                     "players": players, "need": kind.full_game, "detail": detail},
-                    None, game.slug))
+                problems.append(Problem.of(
+                    "coverage", WARNING, None, game.slug, params={"kind": kind.slug},
+                    values={"short": short, "players": players, "need": kind.full_game},
+                    magnitude=sum(missing for _n, missing in short)))
             continue
         published = [c for c in cards if c.kind == kind.slug and c.status == Status.PUBLISHED]
         if kind.paired:
@@ -356,11 +596,10 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
         else:
             have = len(published)
         if have < kind.full_game:
-            problems.append(Problem("coverage", WARNING, _(
-                "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
-                "complète à %(players)s joueurs (%(have)s sur %(need)s)."
-            ) % {"kind": kind.label_plural, "missing": kind.full_game - have,
-                 "players": players, "have": have, "need": kind.full_game}, None, game.slug))
+            problems.append(Problem.of(
+                "coverage", WARNING, None, game.slug, params={"kind": kind.slug},
+                values={"have": have, "players": players, "need": kind.full_game},
+                magnitude=kind.full_game - have))
     return problems
 
 
@@ -406,11 +645,8 @@ class Report:
         own = list(self._by_target.get((type(obj).__name__.lower(), obj.pk), []))
         if isinstance(obj, Card):
             for number, question_pk in self.slots_by_card.get(obj.pk, []):
-                own += [
-                    Problem(p.code, p.severity, _("Question n°%(n)s : %(msg)s")
-                            % {"n": number, "msg": p.message}, p.target, p.game)
-                    for p in self._by_target.get(("question", question_pk), [])
-                ]
+                own += [dataclasses.replace(p, slot=number)
+                        for p in self._by_target.get(("question", question_pk), [])]
         return own
 
     def game_wide(self) -> list[Problem]:

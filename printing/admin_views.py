@@ -95,7 +95,7 @@ def problem_rows(problems) -> list[dict]:
         url = None
         if target is not None:
             url = reverse(f"admin:cms_{target._meta.model_name}_change", args=[target.pk])
-        rows.append({"message": str(problem.message), "url": url,
+        rows.append({"code": problem.code, "message": problem.message, "url": url,
                      "target": str(target) if target is not None else _("Tout le jeu")})
     return rows
 

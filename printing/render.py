@@ -22,7 +22,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cms.games import GAMES, kind_of
 from cms.models import Card, Status
-from cms.validation import ERROR, GameContent, Problem, check_game, load_game, load_some
+from cms.validation import (
+    ERROR,
+    GameContent,
+    Problem,
+    check_game,
+    load_game,
+    load_some,
+    register_message,
+)
 
 from . import text as typo
 from .draw import CanvasPen, Issue, MeasurePen
@@ -157,13 +165,33 @@ def face_issues(deck: Deck, item: Any, w: float, h: float) -> tuple[Issue, ...]:
     return tuple(dict.fromkeys(pen.issues))
 
 
-def describe(issue: Issue, deck: Product) -> str:
-    where = deck.label if not issue.label else f"{deck.label}, {issue.label}"
-    if issue.code == "glyph_missing":
-        return _("Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
-            "chars": issue.detail, "where": where}
-    return _("Ne tient pas sur la carte (%(where)s), même en petits caractères.") % {
-        "where": where}
+def unprintable_problem(issue: Issue, product: Product | None, source, game_slug: str) -> Problem:
+    """Return the problem of text a product cannot print, about its card or question.
+
+    The product and the box name the problem; the characters a font lacks only show it.
+    """
+    params = {"product": product.slug if product is not None else "", "box": issue.label}
+    values = {"chars": issue.detail} if issue.code == "glyph_missing" else {}
+    return Problem.of(issue.code, ERROR, source, game_slug, params=params, values=values)
+
+
+def _where(problem: Problem) -> str:
+    """Return « Cartes « Duel », question 2 »: the product and the box that fail."""
+    args = problem.args
+    product = PRODUCTS.get(problem.game, {}).get(args["product"])
+    parts = [str(product.label)] if product is not None else []
+    if args["box"]:
+        parts.append(args["box"])
+    return ", ".join(parts)
+
+
+register_message("glyph_missing", lambda p: _(
+    "Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
+        "chars": p.args["chars"], "where": _where(p)})
+register_message("text_overflow", lambda p: _(
+    "Ne tient pas sur la carte (%(where)s), même en petits caractères.") % {
+        "where": _where(p)})
+register_message("nothing_to_print", lambda p: _("Rien à imprimer : aucun contenu publié."))
 
 
 def fit_problems(game_slug: str, deck: Deck, selected: Iterable[Selected],
@@ -172,8 +200,7 @@ def fit_problems(game_slug: str, deck: Deck, selected: Iterable[Selected],
     problems = []
     for entry in selected:
         for issue in face_issues(deck, entry.item, w, h):
-            problems.append(Problem(issue.code, ERROR, describe(issue, deck), entry.source,
-                                    game_slug))
+            problems.append(unprintable_problem(issue, deck, entry.source, game_slug))
     return problems
 
 
@@ -221,8 +248,7 @@ def fixed_text_problems(game_slug: str, product: Product, entries: list[Selected
             pen = MeasurePen(*paper_size(page.paper or options.paper, landscape=page.landscape))
             page.draw(pen)
             issues += pen.issues
-    return [Problem(issue.code, ERROR, describe(issue, product), None, game_slug)
-            for issue in dict.fromkeys(issues)]
+    return [unprintable_problem(issue, product, None, game_slug) for issue in dict.fromkeys(issues)]
 
 
 @lru_cache(maxsize=1)
@@ -334,8 +360,7 @@ class Writer:
 
     def unprintable(self, pen: CanvasPen, product: Product | None, source) -> None:
         for issue in dict.fromkeys(pen.issues):
-            self.problems.append(Problem(issue.code, ERROR, describe(issue, product), source,
-                                         self.game_slug))
+            self.problems.append(unprintable_problem(issue, product, source, self.game_slug))
 
     def save(self) -> None:
         self.canvas.save()
@@ -504,9 +529,7 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
         if writer.problems:
             raise PrintRefused(writer.problems)  # nothing is saved: no file is written
         if writer.pages == 0:
-            raise PrintRefused([Problem("nothing_to_print", ERROR,
-                                        _("Rien à imprimer : aucun contenu publié."), None,
-                                        game_slug)])
+            raise PrintRefused([Problem.of("nothing_to_print", ERROR, None, game_slug)])
         writer.save()
     result.pages = writer.pages
     return result

@@ -622,6 +622,36 @@ def test_a_draft_ladder_may_go_down_without_being_refused(db):
     assert result.totals["new"] == 2
 
 
+
+def broken_ladder():
+    """Publish a ladder whose step 5 (1 and 2: 1.5) is half a point easier than step 4 (2)."""
+    for step, difficulty in ((4, 2), (4, 2), (5, 1), (5, 2)):
+        make_question("echelle", step=step, difficulty=difficulty, status=Status.PUBLISHED)
+
+
+def test_a_file_that_narrows_a_published_ladder_s_step_down_imports(db):
+    broken_ladder()
+    rows = [[*echelle_row(1, difficulte=2, palier=5), "publie"]]  # step 5 averages 5/3
+
+    result = run_import(CSVFormat(), csv_bytes([*ECHELLE_HEADERS, "statut"], rows))
+
+    assert not result.has_validation_errors(), row_errors(result)
+    assert result.totals["new"] == 1
+    assert Question.objects.filter(ref="q-001", status=Status.PUBLISHED).exists()
+
+
+def test_a_file_that_widens_a_published_ladder_s_step_down_is_refused(db):
+    broken_ladder()
+    rows = [[*echelle_row(1, difficulte=1, palier=5), "publie"]]  # step 5 averages 4/3
+
+    result = run_import(CSVFormat(), csv_bytes([*ECHELLE_HEADERS, "statut"], rows))
+
+    assert result.has_validation_errors()
+    assert list(row_errors(result)) == [2]
+    assert row_errors(result)[2]["difficulte"]
+    assert not Question.objects.filter(ref="q-001").exists()
+
+
 # --- formulas -------------------------------------------------------------------------------
 
 FORMULA_TEXTS = {

@@ -4,21 +4,23 @@ Everything is built in the real database and checked through `validate_game`, th
 every layer (admin, services, importer, printer) takes.
 """
 
-import re
-
 import pytest
+from django.utils import translation
 
 from cms.games import GAMES, kind_of
 from cms.models import Card, Question, Status
 from cms.validation import (
     ERROR,
     EXTRA_RULES,
+    MESSAGES,
     WARNING,
     Problem,
     check_card,
     check_ladder,
     check_question,
+    new_errors,
     normalise,
+    register_message,
     register_rule,
     similar_pairs,
     validate_game,
@@ -49,14 +51,14 @@ def game_wide(slug: str, code: str) -> list[Problem]:
     return [p for p in validate_game(slug).game_wide() if p.code == code]
 
 
-def numbers_in(message: str) -> list[int]:
-    """Return the integers a message quotes, thin spaces and all ("1 500" is 1500)."""
-    return [int(re.sub(r"\D", "", n)) for n in re.findall(r"\d[\d\u00a0\u202f]*\d|\d", message)]
-
-
 def coverage_of(slug: str, kind_slug: str) -> list[Problem]:
-    label = str(kind_of(kind_slug).label_plural)
-    return [p for p in game_wide(slug, "coverage") if label in p.message]
+    return [p for p in game_wide(slug, "coverage") if p.args["kind"] == kind_slug]
+
+
+def only(problems: list[Problem], code: str) -> Problem:
+    """Return the one problem of this code."""
+    [problem] = [p for p in problems if p.code == code]
+    return problem
 
 
 def rows(*spec: str) -> list[tuple[str, bool, bool]]:
@@ -380,7 +382,8 @@ def test_it_rejects_a_coup_de_maitre_card_whose_difficulty_goes_down():
 
 def test_it_reports_every_step_down_of_a_reversed_coup_de_maitre_card():
     card = make_card("coup-de-maitre", difficulties=[5, 4, 3, 2, 1])
-    assert [p.code for p in problems_of(card)].count("difficulty_order") == 4
+    assert [dict(p.params)["position"] for p in problems_of(card)
+            if p.code == "difficulty_order"] == [2, 3, 4, 5]
 
 
 def test_it_does_not_order_the_questions_of_a_coup_fatal_card():
@@ -550,6 +553,8 @@ def test_it_rejects_a_published_ladder_that_gets_easier_from_one_step_to_the_nex
     problems = game_wide("millionnaire", "ladder_difficulty_down")
     assert [p.severity for p in problems] == [ERROR]
     assert problems[0].target is None
+    assert dict(problems[0].params) == {"step": 5, "lower": 4}
+    assert problems[0].magnitude == 1
 
 
 def test_it_compares_the_average_difficulty_of_each_step():
@@ -559,7 +564,8 @@ def test_it_compares_the_average_difficulty_of_each_step():
 
 def test_it_rejects_a_ladder_that_gets_easier_across_an_empty_step():
     ladder((7, 4), (9, 3))
-    assert len(game_wide("millionnaire", "ladder_difficulty_down")) == 1
+    [problem] = game_wide("millionnaire", "ladder_difficulty_down")
+    assert dict(problem.params) == {"step": 9, "lower": 7}
 
 
 def test_it_ignores_a_draft_easy_question_high_on_the_ladder():
@@ -672,15 +678,16 @@ def test_a_coverage_warning_says_how_many_cards_are_missing():
     need = kind_of("coup-de-maitre").full_game
     assert need == 5
     assert problem.severity == WARNING
-    assert need - 3 in numbers_in(problem.message)
-    assert {3, need} <= set(numbers_in(problem.message))
+    assert (problem.args["have"], problem.args["need"]) == (3, need)
+    assert problem.magnitude == need - 3
 
 
 def test_it_counts_only_published_cards_for_coverage():
     for _ in range(5):
         make_card("coup-de-maitre", status=REVIEW)
     [problem] = coverage_of("douze-coups", "coup-de-maitre")
-    assert 5 in numbers_in(problem.message)
+    assert problem.args["have"] == 0
+    assert problem.magnitude == 5
 
 
 def test_it_stops_warning_once_a_kind_has_enough_published_cards():
@@ -693,7 +700,7 @@ def test_it_counts_a_duel_pair_only_when_both_cards_are_published():
     _first, second = make_duel_pair(status=PUBLISHED)
     set_field(second, status=REVIEW)
     [problem] = coverage_of("douze-coups", "duel")
-    assert 2 in numbers_in(problem.message)
+    assert problem.magnitude == 2
 
 
 def test_it_counts_a_published_duel_pair_as_a_full_duel_game():
@@ -708,7 +715,10 @@ def test_a_ladder_coverage_warning_says_how_many_questions_are_missing():
     ladder(*[(1, 1)] * 4, (2, 1))
     [problem] = game_wide("millionnaire", "coverage")
     assert problem.severity == WARNING
-    assert need - 5 in numbers_in(problem.message)
+    assert problem.magnitude == need - 5
+    short = dict(problem.args["short"])
+    assert 1 not in short  # four questions: step 1 is full
+    assert short[2] == 3
 
 
 def test_it_gives_no_coverage_warning_for_a_full_douze_coups_deck():
@@ -726,19 +736,22 @@ def test_it_gives_no_coverage_warning_for_a_full_millionnaire_ladder():
 
 @pytest.fixture
 def extra_rules():
-    """Leave EXTRA_RULES as it was found."""
-    before = list(EXTRA_RULES)
+    """Leave EXTRA_RULES and MESSAGES as they were found."""
+    rules, messages = list(EXTRA_RULES), dict(MESSAGES)
     yield EXTRA_RULES
-    EXTRA_RULES[:] = before
+    EXTRA_RULES[:] = rules
+    MESSAGES.clear()
+    MESSAGES.update(messages)
 
 
 def test_validate_game_runs_a_registered_rule(extra_rules):
     seen = []
+    register_message("house_rule", lambda p: "Règle maison.")
 
     @register_rule
     def house_rule(content):
         seen.append((content.game.slug, len(content.cards), len(content.questions)))
-        return [Problem("house_rule", WARNING, "Règle maison.", None, content.game.slug)]
+        return [Problem.of("house_rule", WARNING, None, content.game.slug)]
 
     make_card("coup-fatal")
     report = validate_game("douze-coups")
@@ -748,21 +761,198 @@ def test_validate_game_runs_a_registered_rule(extra_rules):
 
 
 def test_a_registered_rule_error_counts_among_the_errors(extra_rules):
-    register_rule(lambda content: [
-        Problem("does_not_fit", ERROR, "Ne tient pas.", card, content.game.slug)
-        for card in content.cards])
+    register_message("house_error", lambda p: "Erreur maison.")
+    register_rule(lambda content: [Problem.of("house_error", ERROR, card, content.game.slug)
+                                   for card in content.cards])
     card = make_card("coup-fatal")
-    assert severities_of(card, "does_not_fit") == {ERROR}
-    assert "does_not_fit" in {p.code for p in validate_game("douze-coups").errors}
+    assert severities_of(card, "house_error") == {ERROR}
+    assert "house_error" in {p.code for p in validate_game("douze-coups").errors}
 
 
 def test_registering_a_rule_twice_runs_it_once(extra_rules):
+    register_message("once", lambda p: "Une fois.")
+
     def rule(content):
-        return [Problem("once", WARNING, "Une fois.", None, content.game.slug)]
+        return [Problem.of("once", WARNING, None, content.game.slug)]
 
     assert register_rule(rule) is rule
     register_rule(rule)
     assert [p.code for p in validate_game("douze-coups").game_wide()].count("once") == 1
+
+
+def test_a_registered_message_renders_the_problems_of_its_code(extra_rules):
+    register_message("house_rule", lambda p: f"Il en faut {p.args['need']}.")
+    problem = Problem.of("house_rule", WARNING, None, "douze-coups", values={"need": 3})
+    assert problem.message == "Il en faut 3."
+
+
+def test_a_code_cannot_get_a_second_message(extra_rules):
+    with pytest.raises(ValueError, match="ladder_difficulty_down"):
+        register_message("ladder_difficulty_down", lambda p: "Autre chose.")
+
+
+def test_a_problem_of_a_code_without_a_message_is_refused_when_built():
+    with pytest.raises(ValueError, match="no_such_rule"):
+        Problem.of("no_such_rule", ERROR, None, "douze-coups")
+
+
+# --- a problem's identity -------------------------------------------------------------------
+
+
+def test_params_and_values_are_kept_sorted_by_name_whatever_their_order():
+    one = Problem.of("ladder_difficulty_down", ERROR, None, "millionnaire",
+                     params={"step": 5, "lower": 4})
+    other = Problem("ladder_difficulty_down", ERROR, None, "millionnaire",
+                    (("step", 5), ("lower", 4)))
+    assert one.params == other.params == (("lower", 4), ("step", 5))
+    assert one.key == other.key
+    assert one.step == 5
+
+
+def test_a_name_cannot_be_both_a_param_and_a_value():
+    with pytest.raises(ValueError, match="step"):
+        Problem.of("ladder_difficulty_down", ERROR, None, "millionnaire",
+                   params={"step": 5, "lower": 4}, values={"step": 6})
+
+
+def test_a_problem_s_identity_does_not_depend_on_the_language():
+    ladder((4, 2), (5, 1), (5, 2))
+    with translation.override("fr"):
+        french = only(validate_game("millionnaire").game_wide(), "ladder_difficulty_down")
+    with translation.override("en"):
+        english = only(validate_game("millionnaire").game_wide(), "ladder_difficulty_down")
+    assert french.key == english.key == (
+        "ladder_difficulty_down", None, (("lower", 4), ("step", 5)))
+
+
+def test_a_problem_s_message_is_rendered_in_the_active_language():
+    ladder((4, 2), (5, 1), (5, 2))
+    problem = only(validate_game("millionnaire").game_wide(), "ladder_difficulty_down")
+    with translation.override("en"):
+        english = problem.message
+    with translation.override("fr"):
+        french = problem.message
+    assert english.startswith("Ladder: the published questions of step 5")
+    assert "average difficulty 1.5" in english
+    assert french.startswith("Échelle\xa0: les questions publiées du palier 5")
+    assert "difficulté moyenne 1,5" in french
+
+
+def test_a_question_s_problem_under_its_card_keeps_its_identity_and_names_its_slot():
+    question = make_question("coup-fatal", answer="")
+    card = make_card("coup-fatal", questions=[make_question("coup-fatal"), question,
+                                              *[make_question("coup-fatal") for _ in range(8)]])
+    report = validate_game("douze-coups")
+    own = only(report.about(question), "answer_missing")
+    shown = only(report.about(card), "answer_missing")
+    assert (shown.key, shown.slot, own.slot) == (own.key, 2, None)
+    assert shown.message.startswith("Question n°2\xa0: ")
+    assert shown.message.endswith(own.message)
+
+
+def a_problem_of_every_rule() -> list[Problem]:
+    """Build content that breaks every rule of cms.validation; return what is found."""
+    make_question("duel", propositions=rows("R", "R", "w"), step=3, text="Quel fleuve ?")
+    make_question("duel", propositions=rows("R", "W", "W", "W"), text="Quel fleuve ?")
+    make_question("duel", text="Quel fleuve traverse la ville de Paris en France ?",
+                  propositions=[("Seine", True, False), ("seine", False, False),
+                                ("Loire", False, False), ("Rhône", False, False)])
+    make_question("duel", text="Quel grand fleuve traverse la ville de Paris en France ?")
+    make_question("coup-fatal", propositions=rows("R"), answer="")
+    set_field(make_question("etoile-mysterieuse", answer="Marianne"), image="")
+    make_question("etoile-mysterieuse", answer="marianne")
+    set_field(make_question("echelle", step=2), step=None)
+    ladder((4, 2), (5, 1), (15, 1))
+    compet([3, 3, 3], [2, 2, 2], [4, 4, 4], [4, 4, 4, 4, 4])
+    make_card("coup-de-maitre", status=REVIEW, difficulties=[5, 4, 3, 2],
+              questions=[make_question("coup-de-maitre", difficulty=d, status=DRAFT)
+                         for d in (5, 4, 3)] + [make_question("duel")])
+    make_card("coup-de-maitre", pair=make_card("duel", colour=""))
+    make_card("duel", colour="bleu", title="Autre", pair=make_card("coup-fatal"))
+    make_card("duel", colour="rouge")
+    return [p for slug in ("douze-coups", "millionnaire", "prendre-sa-place")
+            for p in validate_game(slug).problems]
+
+
+def test_every_rule_s_problem_renders_its_sentence_in_french_and_in_english():
+    problems = a_problem_of_every_rule()
+    rules = {code for code in MESSAGES if code not in {"refused", "nothing_to_print",
+                                                        "glyph_missing", "text_overflow"}}
+    assert rules <= {p.code for p in problems}
+    for problem in problems:
+        with translation.override("fr"):
+            french = problem.message
+        with translation.override("en"):
+            english = problem.message
+        assert french and english and french != english, problem.code
+
+
+def test_two_problems_of_one_ladder_gap_with_different_averages_have_one_key():
+    game = GAMES["millionnaire"]
+    lower = make_question("echelle", step=4, difficulty=2, status=PUBLISHED)
+    upper = [make_question("echelle", step=5, difficulty=d, status=PUBLISHED) for d in (1, 2)]
+    [wide] = check_ladder(game, [lower, upper[0]])
+    [narrow] = check_ladder(game, [lower, *upper])
+    assert dict(wide.values)["step_average"] == 1
+    assert dict(narrow.values)["step_average"] == 1.5
+    assert wide.key == narrow.key
+    assert (wide.magnitude, narrow.magnitude) == (1, 0.5)
+
+
+def ladder_gap(lower: int, upper: int, gap: float, *, game="millionnaire") -> Problem:
+    """Build the problem of a ladder whose step `upper` is `gap` easier than `lower`."""
+    return Problem.of("ladder_difficulty_down", ERROR, None, game,
+                      params={"step": upper, "lower": lower},
+                      values={"step_average": 2 - gap, "lower_average": 2}, magnitude=gap)
+
+
+def test_new_errors_reports_a_ladder_gap_that_grows():
+    worse = ladder_gap(4, 5, 1.0)
+    assert new_errors([worse], [ladder_gap(4, 5, 0.5)]) == [worse]
+
+
+def test_new_errors_does_not_report_a_ladder_gap_that_shrinks_or_stays():
+    assert new_errors([ladder_gap(4, 5, 0.5)], [ladder_gap(4, 5, 1.0)]) == []
+    # The same gap, computed another way, is a hair larger in floating point.
+    assert new_errors([ladder_gap(4, 5, 1 - 2 / 3)], [ladder_gap(4, 5, 1 / 3)]) == []
+
+
+def test_new_errors_reports_a_gap_between_other_steps():
+    other_steps = ladder_gap(5, 6, 0.5)
+    assert new_errors([other_steps], [ladder_gap(4, 5, 1.0)]) == [other_steps]
+
+
+def test_new_errors_reports_the_same_problem_on_a_new_target():
+    first, second = make_question("coup-fatal", answer=""), make_question("coup-fatal", answer="")
+    [before] = [p for p in check_question(first) if p.code == "answer_missing"]
+    [after] = [p for p in check_question(second) if p.code == "answer_missing"]
+    assert new_errors([before, after], [before]) == [after]
+
+
+def test_new_errors_ignores_warnings():
+    question = make_question("coup-de-maitre")
+    assert [p.code for p in check_question(question)] == ["question_unplaced"]
+    assert new_errors(check_question(question), []) == []
+
+
+def test_new_errors_reads_reports_as_well_as_lists():
+    ladder((4, 2), (4, 2), (5, 1), (5, 2))  # step 5 averages 1.5, half a point easier
+    before = validate_game("millionnaire")
+    ladder((5, 2))  # 5/3: a third of a point
+    assert new_errors(validate_game("millionnaire"), before) == []
+    ladder((5, 1), (5, 1))  # 7/5: 0.6 of a point
+    assert [p.key for p in new_errors(validate_game("millionnaire"), before)] == [
+        ("ladder_difficulty_down", None, (("lower", 4), ("step", 5)))]
+
+
+def test_a_proposition_count_problem_is_identified_by_what_is_expected_not_found():
+    three = make_question("duel", propositions=rows("R", "W", "W"))
+    before = only(check_question(three), "proposition_count")
+    three.propositions.filter(position=3).delete()
+    after = only(check_question(three), "proposition_count")
+    assert before.params == after.params == (("expected", 4), ("kind", "duel"))
+    assert (dict(before.values), dict(after.values)) == ({"found": 3}, {"found": 2})
+    assert before.key == after.key
 
 
 # --- the report -----------------------------------------------------------------------------

@@ -256,7 +256,8 @@ def test_the_preview_of_a_refused_print_lists_the_question_to_fix(editor_client,
     assert response.status_code == 422
     problems = response.json()["problems"]
     assert problems[0]["url"] == reverse("admin:cms_question_change", args=[question.pk])
-    assert "Ne tient pas sur la carte" in problems[0]["message"]
+    assert problems[0]["code"] == "text_overflow"
+    assert problems[0]["message"]
 
 
 def test_it_says_so_when_nothing_is_published(editor_client):

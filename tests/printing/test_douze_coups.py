@@ -112,7 +112,7 @@ def test_it_refuses_coups_fatals_on_mini_cards_naming_each_card(demo, print_pdf)
         print_pdf(GAME, "coups-fatals", card="mini")
     fatal_cards = set(Card.objects.filter(kind="coup-fatal", status=Status.PUBLISHED))
     assert {problem.target for problem in refused.value.problems} == fatal_cards
-    assert all("Coup fatal" in problem.message for problem in refused.value.problems)
+    assert {problem.args["product"] for problem in refused.value.problems} == {"coups-fatals"}
 
 
 @pytest.mark.parametrize("backs", ["short", "separate", "fold"])
@@ -202,7 +202,7 @@ def test_it_names_the_one_question_too_long_for_a_coup_fatal(db, print_pdf):
     with pytest.raises(PrintRefused) as refused:
         print_pdf(GAME, "coups-fatals", refs=[card.ref])
     assert [(p.target, p.code) for p in refused.value.problems] == [(card, "text_overflow")]
-    assert "question 3" in refused.value.problems[0].message
+    assert refused.value.problems[0].args["box"] == "question 3"
 
 
 def test_it_prints_hostile_text_literally(db, print_pdf):
@@ -218,7 +218,7 @@ def test_it_refuses_an_emoji_in_a_question_and_names_its_card(db, print_pdf):
     glyphs = [p for p in refused.value.problems if p.code == "glyph_missing"]
     assert glyphs
     assert all(problem.target == card for problem in glyphs)
-    assert all("🍓" in problem.message for problem in glyphs)
+    assert all("🍓" in problem.args["chars"] for problem in glyphs)
 
 
 # --- fiches and the tableau révélateur -----------------------------------------------------

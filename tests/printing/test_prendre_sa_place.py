@@ -237,8 +237,8 @@ def test_it_refuses_an_emoji_and_names_the_card(db, print_pdf):
     problems = [p for p in refused.value.problems if p.code == "glyph_missing"]
     assert problems
     assert all(p.target == card for p in problems)
-    assert "question 3" in problems[0].message
-    assert "🎲" in problems[0].message
+    assert problems[0].args["box"].startswith("question 3")
+    assert "🎲" in problems[0].args["chars"]
 
 
 def test_it_refuses_a_card_whose_questions_do_not_fit_and_names_the_question(db, print_pdf):
@@ -251,7 +251,7 @@ def test_it_refuses_a_card_whose_questions_do_not_fit_and_names_the_question(db,
         print_pdf(GAME, "qualifs", refs=["psp-long"])
     overflows = [p for p in refused.value.problems if p.code == "text_overflow"]
     assert overflows and all(p.target == card for p in overflows)
-    assert any("question 2" in p.message for p in overflows)
+    assert any(p.args["box"].startswith("question 2") for p in overflows)
 
 
 # --- the answer sheets ---------------------------------------------------------------------
