@@ -4,30 +4,26 @@ import contextvars
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin.utils import unquote
+from django.core import signing
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models
-from django.db.models import Count
+from django.db.models import Count, Exists
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from reversion.admin import VersionAdmin
 
+from . import services, snapshots
+from .admin_history import HistoryMixin
 from .admin_import import PlateauImportExportMixin
 from .admin_site import forget_reports, reports_for
 from .games import GAMES, KINDS, content_games
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
-from .models import Card, CardQuestion, Proposition, Question, Status
+from .models import Card, CardQuestion, Correction, CorrectionState, Proposition, Question, Status
 from .resources import CardResource, QuestionImageResource, QuestionResource
-from .services import (
-    StatusRefused,
-    after_edit,
-    can_set_status,
-    duel_pair,
-    set_status,
-    set_status_many,
-)
+from .services import Refused, StaleEdit, can_set_status, set_status, set_status_many
 
 # --- filters ------------------------------------------------------------------------------
 
@@ -67,6 +63,21 @@ class ProblemsFilter(admin.SimpleListFilter):
         if self.value() == "none":
             return queryset.exclude(pk__in=keys)
         return queryset.filter(pk__in=keys)
+
+
+class CorrectionFilter(admin.SimpleListFilter):
+    title = gettext_lazy("correction")
+    parameter_name = "correction"
+
+    def lookups(self, request, model_admin):
+        return [("pending", _("Correction en attente")), ("none", _("Sans correction"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "pending":
+            return queryset.filter(has_correction=True)
+        if self.value() == "none":
+            return queryset.filter(has_correction=False)
+        return queryset
 
 
 # --- shared behaviour of questions and cards ----------------------------------------------
@@ -113,15 +124,90 @@ def problems_html(problems) -> str:
     )
 
 
-class ContentAdmin(VersionAdmin):
-    """What the question and card admins share: status workflow, problems, history."""
+class ContentForm(forms.ModelForm):
+    """The change form of a question or card, with what the page was built on.
 
+    `plateau_token` names the version the page shows and `plateau_seen` (signed) what it
+    showed, so that a save made from an older page is refused with what changed since.
+    A refusal from cms.services is shown here, the editor's input kept in the form.
+    """
+
+    plateau_token = forms.CharField(widget=forms.HiddenInput, required=False)
+    plateau_seen = forms.CharField(widget=forms.HiddenInput, required=False)
+    plateau_request = None  # set by ContentAdmin.get_form
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        instance = self.instance
+        if not self.is_bound:
+            self.initial["plateau_token"] = getattr(instance, "plateau_token", "new")
+            self.initial["plateau_seen"] = sign_state(getattr(instance, "plateau_seen", None))
+        refusal = getattr(self.plateau_request, "plateau_refusal", None)
+        if isinstance(refusal, StaleEdit) and self.is_bound:
+            # Shown what changed, the editor may save again over the current version.
+            self.data = self.data.copy()
+            self.data["plateau_token"] = services.token_of(refusal.obj)
+            self.data["plateau_seen"] = sign_state(services.shown_state(refusal.obj))
+
+    def clean(self):
+        cleaned = super().clean()
+        refusal = getattr(self.plateau_request, "plateau_refusal", None)
+        if refusal is not None:
+            for field, errors in refusal_errors(refusal):
+                self.add_error(field if field in self.fields else None, errors)
+        return cleaned
+
+    def seen_state(self) -> dict | None:
+        try:
+            return signing.loads(self.cleaned_data.get("plateau_seen") or "",
+                                 salt=SEEN_SALT) or None
+        except signing.BadSignature:
+            return None
+
+
+SEEN_SALT = "plateau.seen"
+
+
+def sign_state(state) -> str:
+    return signing.dumps(state, salt=SEEN_SALT, compress=True) if state else ""
+
+
+def refusal_errors(error) -> list[tuple[str | None, list]]:
+    """Return a service's refusal as (form field or None, messages) pairs."""
+    if isinstance(error, StaleEdit):
+        return [(None, [error.describe()])]
+    if isinstance(error, Refused):
+        return [(None, [str(r) for r in error.reasons])]
+    if hasattr(error, "error_dict"):
+        return [(None if key == "__all__" else key, list(value.messages)
+                 if hasattr(value, "messages") else [str(v) for v in value])
+                for key, value in error.message_dict.items()]
+    return [(None, list(error.messages))]
+
+
+def rows_from(formset) -> list[dict]:
+    """Return the rows of an inline formset as the editor left them, in position order."""
+    rows = []
+    for index, form in enumerate(formset.forms):
+        data = getattr(form, "cleaned_data", None) or {}
+        if not data or data.get("DELETE"):
+            continue
+        rows.append((data.get("position") or 0, index, data))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return [row[2] for row in rows]
+
+
+class ContentAdmin(HistoryMixin, admin.ModelAdmin):
+    """What the question and card admins share: edits through cms.services, the status
+    workflow and corrections, problems on every page, history."""
+
+    form = ContentForm
     change_form_template = "admin/cms/content_change_form.html"
+    change_list_template = "admin/cms/change_list.html"
     formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3})}}
-    actions = ["send_to_review", "publish", "back_to_draft", "print_selection"]
+    actions = ["send_to_review", "publish", "back_to_draft", "withdraw", "print_selection"]
     list_per_page = 50
     save_on_top = True
-    history_latest_first = True
 
     # Permissions the actions and buttons need.
     def has_submit_permission(self, request, obj=None):
@@ -129,6 +215,22 @@ class ContentAdmin(VersionAdmin):
 
     def has_publish_permission(self, request, obj=None):
         return can_set_status(request.user, self.model, Status.PUBLISHED)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is None:
+            return super().has_delete_permission(request)
+        return services.can_delete(request.user, obj)
+
+    def has_add_permission(self, request):
+        if getattr(request, "plateau_recover", None) is not None:
+            return services.can_recover(request.user, self.model)
+        return super().has_add_permission(request)
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if not super().has_delete_permission(request):
+            actions.pop("delete_selected", None)
+        return actions
 
     def problems_of(self, request, obj):
         if obj is None or obj.pk is None:
@@ -152,8 +254,20 @@ class ContentAdmin(VersionAdmin):
 
     @admin.display(description=gettext_lazy("statut"), ordering="status")
     def status_badge(self, obj):
-        return format_html('<span class="plateau-status plateau-status-{}">{}</span>',
-                           obj.status, obj.get_status_display())
+        badge = format_html('<span class="plateau-status plateau-status-{}">{}</span>',
+                            obj.status, obj.get_status_display())
+        if getattr(obj, "has_correction", None) or (
+                getattr(obj, "has_correction", None) is None and obj.pending_correction()):
+            badge += format_html(' <span class="plateau-correction" title="{}">{}</span>',
+                                 _("Une correction attend la relecture ; la version publiée "
+                                   "reste en jeu."), _("correction en attente"))
+        return badge
+
+    def get_queryset(self, request):
+        pending = Correction.objects.filter(
+            **{self.model._meta.model_name: models.OuterRef("pk")},
+            state=CorrectionState.PENDING)
+        return super().get_queryset(request).annotate(has_correction=Exists(pending))
 
     def changelist_view(self, request, extra_context=None):
         token = _listing_request.set(request)
@@ -166,40 +280,146 @@ class ContentAdmin(VersionAdmin):
         finally:
             _listing_request.reset(token)
 
+    # --- the change form: read what to show, write through cms.services ---
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is None or not getattr(request, "plateau_editing", False):
+            return obj
+        obj.plateau_token = services.token_of(obj)
+        obj.plateau_seen = services.shown_state(obj)
+        version = getattr(request, "plateau_version", None)
+        correction = obj.pending_correction()
+        if version is not None:
+            shown = snapshots.of_version(version)
+        elif correction is not None:
+            shown = correction.data
+        else:
+            return obj
+        snapshots.apply_fields(obj, shown)
+        request.plateau_shown = shown
+        return obj
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        return type(form.__name__, (form,), {"plateau_request": request})
+
+    def get_changeform_initial_data(self, request):
+        shown = getattr(request, "plateau_shown", None)
+        if getattr(request, "plateau_recover", None) is not None and shown:
+            initial = {name: value for name, value in shown.items()
+                       if name in snapshots.fields_of(self.model)}
+            if "pair" in initial:
+                initial["pair"] = None
+            return initial
+        initial = super().get_changeform_initial_data(request)
+        game = request.GET.get("game")
+        if "kind" not in initial and game in GAMES:
+            kinds = self.kinds_of(GAMES[game])
+            if kinds:
+                initial["kind"] = kinds[0].slug
+        return initial
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        shown = getattr(request, "plateau_shown", None)
+        if shown is not None:
+            # The page shows a correction or a version: rows come from it, not the database.
+            kwargs["queryset"] = inline.model.objects.none()
+            kwargs["initial"] = inline.rows_of(shown)
+        return kwargs
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        request.plateau_editing = True
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as refusal:
+            if request.method != "POST" or getattr(request, "plateau_refusal", None):
+                raise
+            # Nothing was written (the transaction rolled back): show the form again, as
+            # the editor filled it, with the reason.
+            request.plateau_refusal = refusal
+            return super().changeform_view(request, object_id, form_url, extra_context)
+
     def save_model(self, request, obj, form, change):
-        if not change:
-            obj.created_by = request.user
-        obj.updated_by = request.user
-        super().save_model(request, obj, form, change)
+        """Write nothing yet: save_related hands the whole object to cms.services."""
 
     def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
         obj = form.instance
-        changed = form.has_changed() or any(fs.has_changed() for fs in formsets)
-        note = after_edit(obj=obj, user=request.user, changed=changed)
-        if note:
-            messages.warning(request, note)
+        data = self.data_from(form, formsets)
+        user = request.user
+        recover = getattr(request, "plateau_recover", None)
+        version = getattr(request, "plateau_version", None)
+        token = form.cleaned_data.get("plateau_token") or None
+        as_correction = "_as_correction" in request.POST
+        if recover is not None:
+            saved = services.content_recover(version=recover, user=user, data=data)
+            obj.pk = saved.obj.pk
+            obj._state.adding = False
+        elif version is not None:
+            saved = services.content_restore(obj=obj, version=version, user=user, data=data,
+                                             token=token, seen=form.seen_state(),
+                                             as_correction=as_correction)
+        else:
+            saved = services.content_save(obj=obj, data=data, user=user,
+                                          token=None if not change else token,
+                                          seen=form.seen_state(), as_correction=as_correction)
+        request.plateau_saved = saved
+
+    def data_from(self, form, formsets) -> dict:
+        """Return the object the editor submitted as a snapshot for cms.services."""
+        obj = form.instance
+        data = {name: snapshots.field_value(obj, name)
+                for name in snapshots.fields_of(self.model) if name != "image"}
+        if "image" in snapshots.fields_of(self.model):
+            data["image"] = form.cleaned_data.get("image", obj.image.name or "")
+        data.update(self.inlines[0].data_of(rows_from(formsets[0]) if formsets else []))
+        return data
+
+    def construct_change_message(self, request, form, formsets, add=False):
+        saved = getattr(request, "plateau_saved", None)
+        if saved is not None and saved.correction is not None:
+            return [{"changed": {"fields": [str(_("correction proposée"))]}}]
+        return [{"added": {}}] if add else [{"changed": {"fields": form.changed_data}}]
 
     def _after_save(self, request, obj, default_response):
         """Apply a status button, then stay on the page while the content has errors."""
         forget_reports(request)
-        for button, status in (("_submit_review", Status.REVIEW), ("_publish", Status.PUBLISHED)):
-            if button in request.POST:
-                self._move(request, obj, status)
+        saved = request.plateau_saved
+        obj = saved.obj
+        for note in saved.notes:
+            messages.warning(request, note)
+        if "_publish" in request.POST:
+            if obj.status == Status.PUBLISHED:
+                if obj.pending_correction() is not None:
+                    self.publish_correction(request, obj)
+            else:
+                self._move(request, obj, Status.PUBLISHED)
+        elif "_submit_review" in request.POST and obj.status == Status.DRAFT:
+            self._move(request, obj, Status.REVIEW)
         forget_reports(request)
-        problems = self.problems_of(request, obj)
+        problems = self.shown_problems(request, obj)
         errors = [p for p in problems if p.is_error]
         if errors:
             messages.error(request, ngettext(
-                "%(n)s erreur à corriger : %(list)s",
-                "%(n)s erreurs à corriger : %(list)s", len(errors),
+                "%(n)s erreur à corriger : %(list)s",
+                "%(n)s erreurs à corriger : %(list)s", len(errors),
             ) % {"n": len(errors), "list": " · ".join(p.message for p in errors)})
-            if "_popup" not in request.POST:
-                url = reverse(f"admin:cms_{self.model._meta.model_name}_change", args=[obj.pk])
-                return HttpResponseRedirect(url)
         elif problems:
             messages.warning(request, " · ".join(p.message for p in problems))
+        if (errors or getattr(request, "plateau_version", None) is not None
+                or getattr(request, "plateau_recover", None) is not None) and (
+                "_popup" not in request.POST):
+            url = reverse(f"admin:cms_{self.model._meta.model_name}_change", args=[obj.pk])
+            return HttpResponseRedirect(url)
         return default_response
+
+    def shown_problems(self, request, obj):
+        """Return the problems of what the editor sees: the correction, else the live object."""
+        correction = obj.pending_correction()
+        if correction is not None:
+            return services.correction_problems(obj)
+        return self.problems_of(request, obj)
 
     def response_add(self, request, obj, post_url_continue=None):
         return self._after_save(request, obj, super().response_add(request, obj,
@@ -214,17 +434,43 @@ class ContentAdmin(VersionAdmin):
         except PermissionDenied:
             messages.error(request, _("Vous n’avez pas le droit de faire cela."))
             return False
-        except StatusRefused as refusal:
-            self._refusal_message(request, obj, refusal.problems)
+        except Refused as refusal:
+            self._refusal_message(request, obj, refusal.reasons)
             return False
         forget_reports(request)
         return True
 
     @staticmethod
-    def _refusal_message(request, obj, problems):
-        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
+    def _refusal_message(request, obj, reasons):
+        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
             "obj": obj, "status": obj.get_status_display(),
-            "why": " · ".join(p.message for p in problems)})
+            "why": " · ".join(str(r) for r in reasons)})
+
+    def delete_view(self, request, object_id, extra_context=None):
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except (Refused, ValidationError) as refusal:
+            reasons = getattr(refusal, "reasons", None) or refusal.messages
+            messages.error(request, _("Rien n’a été supprimé : %(why)s") % {
+                "why": " · ".join(str(r) for r in reasons)})
+            return HttpResponseRedirect(
+                reverse(f"admin:cms_{self.model._meta.model_name}_change",
+                        args=[unquote(object_id)]))
+
+    def delete_model(self, request, obj):
+        services.content_delete(obj=obj, user=request.user)
+        forget_reports(request)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            try:
+                services.content_delete(obj=obj, user=request.user)
+            except (Refused, ValidationError, PermissionDenied) as refusal:
+                reasons = getattr(refusal, "reasons", None) or getattr(
+                    refusal, "messages", [_("Vous n’avez pas le droit de faire cela.")])
+                messages.error(request, _("« %(obj)s » n’est pas supprimé : %(why)s") % {
+                    "obj": obj, "why": " · ".join(str(r) for r in reasons)})
+        forget_reports(request)
 
     def _bulk_move(self, request, queryset, status):
         objects = list(queryset)
@@ -234,25 +480,32 @@ class ContentAdmin(VersionAdmin):
             messages.error(request, _("Vous n’avez pas le droit de faire cela."))
             return
         for obj, problems in refused.items():
-            self._refusal_message(request, obj, problems)
-        moved = len(objects) - len(refused)
-        if moved:
+            self._refusal_message(request, obj, [p.message for p in problems])
+        done = len(objects) - len(refused)
+        if done:
             messages.success(request, ngettext(
-                "%(n)s élément passé à « %(status)s ».",
-                "%(n)s éléments passés à « %(status)s ».", moved,
-            ) % {"n": moved, "status": Status(status).label})
+                "%(n)s élément passé à « %(status)s ».",
+                "%(n)s éléments passés à « %(status)s ».", done,
+            ) % {"n": done, "status": Status(status).label})
 
     @admin.action(description=gettext_lazy("Envoyer en relecture"), permissions=["submit"])
     def send_to_review(self, request, queryset):
         self._bulk_move(request, queryset, Status.REVIEW)
 
-    @admin.action(description=gettext_lazy("Publier"), permissions=["publish"])
+    @admin.action(description=gettext_lazy("Publier (et publier les corrections en attente)"),
+                  permissions=["publish"])
     def publish(self, request, queryset):
         self._bulk_move(request, queryset, Status.PUBLISHED)
 
-    @admin.action(description=gettext_lazy("Repasser en brouillon"), permissions=["submit"])
+    @admin.action(description=gettext_lazy("Repasser en brouillon (contenu non publié)"),
+                  permissions=["submit"])
     def back_to_draft(self, request, queryset):
         self._bulk_move(request, queryset, Status.DRAFT)
+
+    @admin.action(description=gettext_lazy("Retirer du jeu (avec un motif)"),
+                  permissions=["publish"])
+    def withdraw(self, request, queryset):
+        return self.withdraw_page(request, list(queryset), action=True)
 
     @admin.action(description=gettext_lazy("Imprimer la sélection"), permissions=["view"])
     def print_selection(self, request, queryset):
@@ -262,27 +515,40 @@ class ContentAdmin(VersionAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="",
                            obj=None):
+        live = type(obj).objects.get(pk=obj.pk) if obj is not None and obj.pk else None
+        correction = live.pending_correction() if live is not None else None
+        restoring = getattr(request, "plateau_version", None)
+        recovering = getattr(request, "plateau_recover", None)
+        can_change = obj is None or self.has_change_permission(request, obj)
         context.update({
             "kind_shapes": {slug: {"rows": self.inlines[0].wanted_rows(kind),
                                    "summary": describe_kind(kind)}
                             for slug, (_game, kind) in KINDS.items()},
             "rows_group": self.inlines[0].group_id,
-            "problems": problems_html(self.problems_of(request, obj)) if obj else "",
-            "can_submit": self.has_submit_permission(request) and self.has_change_permission(
-                request, obj),
-            "can_publish": self.has_publish_permission(request) and self.has_change_permission(
-                request, obj),
+            "problems": problems_html(self.shown_problems(request, live)) if live else "",
+            "live": live,
+            "correction": correction,
+            "correction_diff": snapshots.diff(
+                self.model, snapshots.of_object(live), {**correction.data, "status": live.status}
+            ) if correction else [],
+            "correction_outdated": bool(correction and correction.base_version != live.version),
+            "can_publish_correction": bool(correction) and self.has_publish_permission(request),
+            "can_discard_correction": bool(correction) and services.can_discard(request.user,
+                                                                                 correction),
+            "can_withdraw": bool(live) and live.status == Status.PUBLISHED
+            and services.can_withdraw(request.user, live) and not restoring,
+            "is_published": bool(live) and live.status == Status.PUBLISHED,
+            "can_submit": not recovering and self.has_submit_permission(request) and can_change
+            and not (live and live.status == Status.PUBLISHED),
+            "can_publish": not recovering and self.has_publish_permission(request) and can_change,
+            "plateau_form_token": context["adminform"].form["plateau_token"],
+            "plateau_form_seen": context["adminform"].form["plateau_seen"],
         })
+        if restoring or recovering:
+            context["show_save_and_continue"] = False
+            context["show_save_and_add_another"] = False
+            context["show_delete_link"] = False
         return super().render_change_form(request, context, add, change, form_url, obj)
-
-    def get_changeform_initial_data(self, request):
-        initial = super().get_changeform_initial_data(request)
-        game = request.GET.get("game")
-        if "kind" not in initial and game in GAMES:
-            kinds = self.kinds_of(GAMES[game])
-            if kinds:
-                initial["kind"] = kinds[0].slug
-        return initial
 
     class Media:
         js = ["cms/reorder.js", "cms/kind.js"]
@@ -306,7 +572,34 @@ class SortableInline(admin.TabularInline):
         """Return how many rows a full object of this content kind has."""
         raise NotImplementedError
 
+    @staticmethod
+    def rows_of(shown: dict) -> list[dict]:
+        """Return the initial rows of a snapshot (a correction or a version), in order."""
+        raise NotImplementedError
+
+    @staticmethod
+    def data_of(rows: list[dict]) -> dict:
+        """Return the snapshot part these submitted rows make."""
+        raise NotImplementedError
+
+    main_field = ""  # the field a row is about: emptied, the row goes
+
+    def get_formset(self, request, obj=None, **kwargs):
+        if getattr(request, "plateau_shown", None) is not None:
+            # Rows shown from a snapshot (a correction, a version) are new forms with no
+            # delete box: a row counts while its main field is filled, and goes emptied.
+            main = self.main_field
+            kwargs["form"] = type(f"Snapshot{self.form.__name__}", (self.form,), {
+                "has_changed": lambda form: bool(form[main].value())})
+        return super().get_formset(request, obj, **kwargs)
+
     def get_extra(self, request, obj=None, **kwargs):
+        shown = getattr(request, "plateau_shown", None)
+        kind = obj.spec if obj is not None else None
+        if shown is not None:
+            kind = kind or KINDS.get(shown.get("kind", ""), (None, None))[1]
+            wanted = self.wanted_rows(kind) if kind else 0
+            return max(wanted, len(self.rows_of(shown)))
         if obj is None:
             kind = KINDS.get(request.GET.get("kind", ""))
             return self.wanted_rows(kind[1]) if kind else self.extra_when_unknown
@@ -331,10 +624,22 @@ class PropositionInline(SortableInline):
     verbose_name_plural = gettext_lazy("propositions (dans l’ordre A, B, C, D…)")
 
     group_id = "propositions-group"
+    main_field = "text"
 
     @staticmethod
     def wanted_rows(kind) -> int:
         return kind.propositions
+
+    @staticmethod
+    def rows_of(shown: dict) -> list[dict]:
+        return [{**row, "position": n} for n, row in
+                enumerate(shown.get("propositions") or [], start=1)]
+
+    @staticmethod
+    def data_of(rows: list[dict]) -> dict:
+        return {"propositions": [{"text": row.get("text", ""),
+                                  "is_right": bool(row.get("is_right")),
+                                  "is_hidden": bool(row.get("is_hidden"))} for row in rows]}
 
 
 @admin.register(Question)
@@ -343,7 +648,8 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
     list_display = ["short_text", "kind", "difficulty", "step", "theme", "status_badge",
                     "problems_count", "on_card"]
     list_display_links = ["short_text"]
-    list_filter = [GameFilter, "kind", "difficulty", "status", ProblemsFilter, "step", "theme"]
+    list_filter = [GameFilter, "kind", "difficulty", "status", CorrectionFilter, ProblemsFilter,
+                   "step", "theme"]
     search_fields = ["text", "theme", "answer", "ref", "propositions__text"]
     inlines = [PropositionInline]
     readonly_fields = ["status_badge", "image_preview", "created_by", "created_at",
@@ -391,23 +697,6 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
             return "—"
         return format_html('<img src="{}" alt="" class="plateau-preview">', obj.image.url)
 
-    def delete_queryset(self, request, queryset):
-        cards = list(Card.objects.filter(slots__question__in=queryset).distinct())
-        super().delete_queryset(request, queryset)
-        self._settle_cards(request, cards)
-
-    def delete_model(self, request, obj):
-        cards = list(Card.objects.filter(slots__question=obj))
-        super().delete_model(request, obj)
-        self._settle_cards(request, cards)
-
-    def _settle_cards(self, request, cards):
-        """A card that lost a question must not stay published with a hole in it."""
-        for card in cards:
-            note = after_edit(obj=card, user=request.user, changed=True)
-            if note:
-                messages.warning(request, f"{card} : {note}")
-
     @admin.display(description=gettext_lazy("question"), ordering="text")
     def short_text(self, obj):
         return str(obj)
@@ -425,6 +714,23 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
 # --- cards --------------------------------------------------------------------------------
 
 
+class SlotForm(forms.ModelForm):
+    """A card's slot: which card holds a question is checked by cms.services on save, where
+    every path checks it (a row shown from a correction is new here, yet the same slot)."""
+
+    def full_clean(self):
+        super().full_clean()
+        if not self.is_bound or NON_FIELD_ERRORS not in self.errors:
+            return
+        kept = [error for error in self.errors[NON_FIELD_ERRORS].as_data()
+                if error.code != "question_on_another_card"]
+        if kept:
+            self.errors[NON_FIELD_ERRORS] = self.error_class(
+                kept, error_class="nonfield", renderer=self.renderer)
+        else:
+            del self.errors[NON_FIELD_ERRORS]
+
+
 class CardQuestionInline(SortableInline):
     model = CardQuestion
     parent_field = "card"
@@ -436,10 +742,21 @@ class CardQuestionInline(SortableInline):
     verbose_name_plural = gettext_lazy("questions de la carte, dans l’ordre")
 
     group_id = "slots-group"
+    form = SlotForm
+    main_field = "question"
 
     @staticmethod
     def wanted_rows(kind) -> int:
         return kind.questions_per_card
+
+    @staticmethod
+    def rows_of(shown: dict) -> list[dict]:
+        return [{"question": pk, "position": n}
+                for n, pk in enumerate(shown.get("slots") or [], start=1)]
+
+    @staticmethod
+    def data_of(rows: list[dict]) -> dict:
+        return {"slots": [row["question"].pk for row in rows if row.get("question")]}
 
     @admin.display(description=gettext_lazy("difficulté"))
     def difficulty(self, obj):
@@ -457,7 +774,7 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
     list_display = ["label", "kind", "colour", "question_total", "status_badge",
                     "problems_count", "updated_at"]
     list_display_links = ["label"]
-    list_filter = [GameFilter, "kind", "status", ProblemsFilter, "colour",
+    list_filter = [GameFilter, "kind", "status", CorrectionFilter, ProblemsFilter, "colour",
                    "questions__difficulty", "questions__theme"]
     search_fields = ["title", "ref", "questions__text"]
     inlines = [CardQuestionInline]
@@ -493,7 +810,4 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
     def question_total(self, obj):
         return f"{obj.question_total} / {obj.spec.questions_per_card}"
 
-    def save_related(self, request, form, formsets, change):
-        if "pair" in form.changed_data:
-            duel_pair(card=form.instance, partner=form.instance.pair, user=request.user)
-        super().save_related(request, form, formsets, change)
+

@@ -4,6 +4,7 @@ import reversion
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.core import signing
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -49,6 +50,18 @@ class PlateauImportForm(ImportForm):
 
 class PlateauConfirmImportForm(ConfirmImportForm):
     kind = forms.CharField(widget=forms.HiddenInput(), required=False)
+    # The version of every object the file names, as the preview found them (signed).
+    tokens = forms.CharField(widget=forms.HiddenInput(), required=False)
+
+    def clean_tokens(self):
+        try:
+            return signing.loads(self.cleaned_data["tokens"], salt=TOKENS_SALT)
+        except signing.BadSignature:
+            raise forms.ValidationError(
+                _("Aperçu périmé ou altéré : relancez l’import."), code="bad_tokens") from None
+
+
+TOKENS_SALT = "plateau.import.tokens"
 
 
 class PlateauImportExportMixin(ImportExportMixin):
@@ -75,13 +88,22 @@ class PlateauImportExportMixin(ImportExportMixin):
         initial = super().get_confirm_form_initial(request, import_form)
         if import_form is not None:
             initial["kind"] = import_form.cleaned_data.get("kind", "")
+        initial["tokens"] = signing.dumps(getattr(request, "plateau_import_tokens", {}),
+                                          salt=TOKENS_SALT, compress=True)
         return initial
 
     def get_import_resource_kwargs(self, request, **kwargs):
         form = kwargs.get("form")
         cleaned = getattr(form, "cleaned_data", None) or {}
         kind = cleaned.get("kind", "")
-        return {"kind": kind or "", "user": request.user}
+        resource_kwargs = {"kind": kind or "", "user": request.user}
+        if isinstance(form, ConfirmImportForm):
+            # Confirming: refuse the rows whose objects changed since the preview.
+            resource_kwargs["expected_tokens"] = cleaned.get("tokens") or {}
+        else:
+            request.plateau_import_tokens = {}
+            resource_kwargs["tokens_out"] = request.plateau_import_tokens
+        return resource_kwargs
 
     def get_export_resource_kwargs(self, request, **kwargs):
         return {}
@@ -106,8 +128,8 @@ class PlateauImportExportMixin(ImportExportMixin):
             # The content changed between the preview and the confirmation: nothing was
             # written; show why, as the preview would have.
             messages.error(request, _(
-                "Rien n’a été importé : le contenu a changé depuis l’aperçu et le fichier "
-                "n’est plus valable en entier."))
+                "Rien n’a été importé : le contenu a changé depuis l’aperçu ; les lignes "
+                "concernées sont nommées ci-dessous."))
             context = self.get_import_context_data()
             context.update(self.admin_site.each_context(request))
             context.update({

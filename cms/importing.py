@@ -46,8 +46,10 @@ def keep_in_revision(result) -> None:
     if failed(result):
         return
     for row in result.rows:
-        if row.instance is not None and row.instance.pk is not None:
-            reversion.add_to_revision(row.instance)
+        instance = row.instance
+        if (instance is not None and instance.pk is not None
+                and not getattr(instance, "_as_correction", False)):  # live unchanged
+            reversion.add_to_revision(instance)
 
 
 def failed(result) -> bool:

@@ -66,6 +66,12 @@ class Content(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("modifié par"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",
     )
+    # Counts the writes of the live row: a page or an import preview built on an older count
+    # is refused instead of overwriting what was written since.
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
+    first_published_at = models.DateTimeField(
+        _("publié pour la première fois le"), null=True, blank=True, editable=False,
+    )
 
     objects = ContentQuerySet.as_manager()
 
@@ -79,6 +85,20 @@ class Content(models.Model):
     @property
     def spec(self):
         return kind_of(self.kind)
+
+    @property
+    def was_published(self) -> bool:
+        return self.first_published_at is not None or self.status == Status.PUBLISHED
+
+    def pending_correction(self):
+        """Return the correction waiting beside this live content, or None."""
+        if self.pk is None:
+            return None
+        cache = self.__dict__.get("_pending_correction", ...)
+        if cache is ...:
+            cache = self.corrections.filter(state=CorrectionState.PENDING).first()
+            self.__dict__["_pending_correction"] = cache
+        return cache
 
 
 @reversion.register(follow=["propositions"])
@@ -250,3 +270,77 @@ class CardQuestion(models.Model):
 
     def __str__(self):
         return _("n°%(n)s") % {"n": self.position}
+
+
+class CorrectionState(models.TextChoices):
+    PENDING = "pending", _("En attente")
+    PUBLISHED = "published", _("Publiée")
+    DISCARDED = "discarded", _("Abandonnée")
+
+
+class Correction(models.Model):
+    """A change to published content, waiting beside the live version for a Relecteur.
+
+    `data` holds the whole proposed state (fields, propositions or slots) as
+    cms.snapshots writes it; printing and play keep reading the live row meanwhile.
+    """
+
+    question = models.ForeignKey(Question, verbose_name=_("question"), null=True, blank=True,
+                                 on_delete=models.CASCADE, related_name="corrections")
+    card = models.ForeignKey(Card, verbose_name=_("carte"), null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="corrections")
+    data = models.JSONField(_("contenu proposé"))
+    base_version = models.PositiveIntegerField(
+        _("version publiée corrigée"),
+        help_text=_("La version de la publication sur laquelle la correction a été écrite."))
+    base_data = models.JSONField(_("version publiée corrigée, telle quelle"), null=True,
+                                 blank=True)
+    revision = models.PositiveIntegerField(_("révision"), default=1)
+    state = models.CharField(_("état"), max_length=10, choices=CorrectionState.choices,
+                             default=CorrectionState.PENDING, db_index=True)
+    created_at = models.DateTimeField(_("proposée le"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("proposée par"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("modifiée par"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    decided_at = models.DateTimeField(_("décidée le"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("décidée par"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    reason = models.TextField(_("motif"), blank=True)
+
+    class Meta:
+        verbose_name = _("correction")
+        verbose_name_plural = _("corrections")
+        ordering = ["-updated_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(question__isnull=False, card__isnull=True)
+                | Q(question__isnull=True, card__isnull=False),
+                name="correction_of_one_thing",
+                violation_error_code="correction_target",
+                violation_error_message=_("Une correction porte sur une question ou une carte."),
+            ),
+            models.UniqueConstraint(
+                fields=["question"], condition=Q(state="pending"),
+                name="one_pending_correction_per_question",
+                violation_error_code="correction_pending",
+                violation_error_message=_("Cette question a déjà une correction en attente."),
+            ),
+            models.UniqueConstraint(
+                fields=["card"], condition=Q(state="pending"),
+                name="one_pending_correction_per_card",
+                violation_error_code="correction_pending",
+                violation_error_message=_("Cette carte a déjà une correction en attente."),
+            ),
+        ]
+
+    def __str__(self):
+        return _("Correction de « %(obj)s »") % {"obj": self.target}
+
+    @property
+    def target(self):
+        return self.question if self.question_id else self.card

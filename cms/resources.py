@@ -20,11 +20,11 @@ from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 from import_export.instance_loaders import CachedInstanceLoader
 
+from . import services, snapshots
 from .formats import BundledImage, ImportFileError, normalise_header, replace_rows
 from .games import KINDS, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .models import Card, CardQuestion, Proposition, Question, Status
-from .services import can_set_status
 from .validation import new_errors, validate_game
 
 MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())
@@ -209,11 +209,20 @@ class ContentResource(resources.ModelResource):
     model_attributes: tuple[str, ...] = ()
     transient_attributes: tuple[str, ...] = ()
 
-    def __init__(self, *, kind: str = "", user=None, fast: bool = False, **kwargs):
-        """`kind` fills a missing « genre »; `fast` skips the preview's diff (bulk loads)."""
+    def __init__(self, *, kind: str = "", user=None, fast: bool = False,
+                 expected_tokens: dict | None = None, tokens_out: dict | None = None,
+                 **kwargs):
+        """`kind` fills a missing « genre »; `fast` skips the preview's diff (bulk loads).
+
+        `tokens_out` receives, by ref, the version of each object the file names as this
+        run found it (a preview); `expected_tokens` are those of the preview being
+        confirmed: a row whose object changed since is refused, naming it.
+        """
         super().__init__(**kwargs)
         self.default_kind = kind
         self.user = user
+        self.expected_tokens = expected_tokens
+        self.tokens_out = tokens_out
         if fast:
             self._meta = copy.copy(self._meta)
             self._meta.skip_diff = True
@@ -275,7 +284,12 @@ class ContentResource(resources.ModelResource):
     def before_import(self, dataset, **kwargs):
         self.seen_refs: dict[str, int] = {}
         self.saved: list[tuple[object, int]] = []
+        self.corrections: list[tuple[object, int]] = []
         self.rows: dict[int, dict] = {}
+        refs = [str(r or "").strip() for r in dataset["ref"]] if "ref" in dataset.headers else []
+        self.tokens_now = services.tokens_for(self._meta.model, refs)
+        if self.tokens_out is not None:
+            self.tokens_out.update({ref: self.tokens_now.get(ref, "new") for ref in refs if ref})
         self.games = self.games_in(dataset)
         self.errors_before = {slug: self.error_keys(validate_game(slug))
                               for slug in self.games}
@@ -369,6 +383,9 @@ class ContentResource(resources.ModelResource):
                 _("La référence « %(ref)s » est déjà utilisée ligne %(line)s du fichier."),
                 code="ref_repeated", params={"ref": ref, "line": self.line(self.seen_refs[ref])})
         self.seen_refs[ref] = number
+        changed = self.changed_since_preview(ref)
+        if changed:
+            errors["ref"] = changed
         try:
             super().import_instance(instance, row, **kwargs)
         except ValidationError as error:
@@ -378,6 +395,19 @@ class ContentResource(resources.ModelResource):
             raise ValidationError(errors)
 
     first_line_offset = 0
+
+    def changed_since_preview(self, ref: str) -> ValidationError | None:
+        """Refuse a row whose object changed (or appeared) after the preview was shown."""
+        if self.expected_tokens is None or not ref:
+            return None
+        if self.expected_tokens.get(ref, "new") == self.tokens_now.get(ref, "new"):
+            return None
+        obj = self._meta.model.objects.filter(ref=ref).select_related("updated_by").first()
+        who = obj.updated_by.get_username() if obj and obj.updated_by else _("quelqu’un")
+        return ValidationError(
+            _("« %(ref)s » a été modifié par %(who)s depuis l’aperçu : rien n’est importé ; "
+              "relancez l’import pour voir ce qui a changé."),
+            code="changed_since_preview", params={"ref": ref, "who": who})
 
     def line(self, number: int) -> int:
         return number + self.first_line_offset
@@ -408,18 +438,45 @@ class ContentResource(resources.ModelResource):
             raise ValidationError(errors)
 
     def status_errors(self, instance) -> dict:
-        """Refuse to publish through a file what the importer may not publish by hand."""
-        if self.user is None or instance.status != Status.PUBLISHED:
-            return {}
-        if can_set_status(self.user, type(instance), Status.PUBLISHED):
-            return {}
+        """Apply the workflow's rules to a row: cms.services says what a file may do."""
         before = instance._import_before
-        if before is not None and before[self.model_attributes.index("status")] == "published":
-            instance.status = Status.REVIEW  # an edit by a non-publisher goes back to review
+        before_status = before[self.model_attributes.index("status")] if before else None
+        instance._as_correction = services.edit_goes_to_correction(
+            user=self.user, obj=instance, before_status=before_status)
+        if instance._as_correction:
+            # Published content stays live: the row waits beside it as a correction.
+            instance.status = Status.PUBLISHED
             return {}
-        return {"status": ValidationError(
-            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
-            code="publish_denied")}
+        error = services.import_status_error(user=self.user, obj=instance,
+                                             status=instance.status, before=before_status)
+        return {"status": error} if error is not None else {}
+
+    def save_instance(self, instance, is_create, row, **kwargs):
+        if getattr(instance, "_as_correction", False):
+            self.before_save_instance(instance, row, **kwargs)  # in memory only: images
+            self.corrections.append((instance, kwargs.get("row_number", 0)))
+            return
+        super().save_instance(instance, is_create, row, **kwargs)
+
+    def correction_data(self, instance) -> dict:
+        """Return a row that changes published content as the correction it proposes."""
+        raise NotImplementedError
+
+    def propose_corrections(self, result) -> None:
+        """Write the rows that change published content as pending corrections, checked."""
+        invalid = {r.number: r for r in result.invalid_rows}
+        items = []
+        for instance, number in self.corrections:
+            data = self.correction_data(instance)
+            live = self._meta.model.objects.get(pk=instance.pk)
+            for problem in services.snapshot_problems(live, data):
+                if problem.is_error:
+                    self.add_row_error(result, invalid, number,
+                                       COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS),
+                                       str(problem.message))
+            items.append((live, data))
+        if not result.has_validation_errors():
+            services.propose_many(items=items, user=self.user)
 
     def before_save_instance(self, instance, row, **kwargs):
         now = timezone.now()
@@ -439,6 +496,7 @@ class ContentResource(resources.ModelResource):
         if result.has_errors():
             return
         self.link(result, **kwargs)
+        self.propose_corrections(result)
         row_of = {(type(obj).__name__.lower(), obj.pk): number for obj, number in self.saved}
         first_row_of_game = {}
         for obj, number in self.saved:
@@ -617,34 +675,39 @@ class QuestionResource(ContentResource):
         if pending is not None and not kwargs.get("dry_run") and store_image(pending):
             self.written_images.append(pending.storage_name)
 
-    def get_bulk_update_fields(self):
-        return [*self.model_attributes, "updated_at", "updated_by"]
-
     def bulk_create(self, using_transactions, dry_run, raise_errors, batch_size=None,
                     result=None):
-        created = list(self.create_instances)
-        super().bulk_create(using_transactions, dry_run, raise_errors, batch_size, result)
-        self.save_propositions(created, replace=False)
+        self.write_many(created=self.create_instances, updated=[], raise_errors=raise_errors,
+                        result=result)
 
     def bulk_update(self, using_transactions, dry_run, raise_errors, batch_size=None,
                     result=None):
-        updated = list(self.update_instances)
-        super().bulk_update(using_transactions, dry_run, raise_errors, batch_size, result)
-        self.save_propositions(updated, replace=True)
+        self.write_many(created=[], updated=self.update_instances, raise_errors=raise_errors,
+                        result=result)
 
-    def save_propositions(self, questions, *, replace: bool):
-        questions = [q for q in questions if getattr(q, "_propositions", None) is not None
-                     and q.pk is not None]
-        if not questions:
-            return
-        if replace:
-            Proposition.objects.filter(question__in=[q.pk for q in questions]).delete()
-        rows = []
-        for question in questions:
-            for proposition in question._propositions:
-                proposition.question_id = question.pk
-                rows.append(proposition)
-        Proposition.objects.bulk_create(rows, batch_size=2000)
+    def write_many(self, *, created, updated, raise_errors, result):
+        try:
+            services.questions_write_many(
+                created=list(created), updated=list(updated), user=self.user,
+                fields=self.model_attributes, batch_size=self._meta.batch_size)
+        except Exception as error:
+            self.handle_import_error(result, error, raise_errors)
+        finally:
+            created.clear()
+            updated.clear()
+
+    def correction_data(self, instance) -> dict:
+        data = {name: snapshots.field_value(instance, name) for name in snapshots.QUESTION_FIELDS}
+        pending = getattr(instance, "_pending_image", None)
+        if pending is not None:
+            data["image"] = pending.storage_name
+        propositions = instance._propositions
+        if propositions is None:
+            propositions = list(Proposition.objects.filter(question=instance.pk)
+                                .order_by("position", "id"))
+        data["propositions"] = [{"text": p.text, "is_right": p.is_right,
+                                 "is_hidden": p.is_hidden} for p in propositions]
+        return data
 
 
 def store_image(image: BundledImage) -> bool:
@@ -692,8 +755,15 @@ class QuestionImageResource(QuestionResource):
             raise ValidationError(errors)
 
     def save_instance(self, instance, is_create, row, **kwargs):
+        if getattr(instance, "_as_correction", False):
+            super().save_instance(instance, is_create, row, **kwargs)  # waits as a correction
+            return
         self.before_save_instance(instance, row, **kwargs)
-        instance.save(update_fields=["image", "updated_at", "updated_by"])
+        if not kwargs.get("dry_run"):
+            live = Question.objects.get(pk=instance.pk)
+            data = snapshots.of_object(live)
+            data["image"] = instance.image.name or ""
+            services.content_save(obj=live, data=data, user=self.user)
         self.after_save_instance(instance, row, **kwargs)
 
 
@@ -741,6 +811,8 @@ class CardResource(ContentResource):
         self.file_cards = set()
         if "ref" in dataset.headers:
             self.file_cards = {str(r or "").strip() for r in dataset["ref"]}
+        self.file_card_pks = set(Card.objects.filter(ref__in=self.file_cards)
+                                 .values_list("pk", flat=True))
         self.claimed: dict[str, str] = {}  # question ref -> card ref, in this file
         self.pairs: list[tuple[Card, str, int]] = []
 
@@ -773,19 +845,23 @@ class CardResource(ContentResource):
             return {"questions": ValidationError(errors, code="questions")}
         return {}
 
+    def do_instance_save(self, instance, is_create):
+        services.card_write(card=instance, user=self.user)
+
     def after_save_instance(self, instance, row, **kwargs):
         super().after_save_instance(instance, row, **kwargs)
-        refs = instance.question_refs.split()
-        wanted = [self.questions[r].pk for r in refs]
-        current = [s.question_id for s in instance.ordered_slots()] if instance.pk else []
-        if current != wanted:
-            CardQuestion.objects.filter(card=instance).delete()
-            CardQuestion.objects.filter(question_id__in=wanted).delete()
-            CardQuestion.objects.bulk_create(
-                CardQuestion(card=instance, question_id=pk, position=n)
-                for n, pk in enumerate(wanted, start=1))
+        wanted = [self.questions[r].pk for r in instance.question_refs.split()]
+        services.card_compose(card=instance, questions=wanted, movable=self.file_card_pks)
         if "paire" in row:
             self.pairs.append((instance, instance.pair_ref, kwargs.get("row_number", 0)))
+
+    def correction_data(self, instance) -> dict:
+        data = {name: snapshots.field_value(instance, name) for name in snapshots.CARD_FIELDS}
+        data["slots"] = [self.questions[r].pk for r in instance.question_refs.split()]
+        if getattr(instance, "pair_ref", ""):
+            partner = Card.objects.filter(ref=instance.pair_ref).first()
+            data["pair"] = partner.pk if partner else instance.pair_id
+        return data
 
     def link(self, result, **kwargs):
         """Make duel twins point at each other, whichever row names the pair."""
@@ -803,17 +879,11 @@ class CardResource(ContentResource):
                 self.add_row_error(result, invalid, number, "paire", _(
                     "Une carte ne peut pas être sa propre jumelle."))
                 continue
-            if partner is None:
-                if card.ref in named:
-                    continue  # the other row of the pair names it
-                # A cleared pair frees the former twin too.
-                Card.objects.filter(pair=card).update(pair=None)
-                Card.objects.filter(pk=card.pk).update(pair=None)
-                continue
-            Card.objects.filter(pair__in=[card, partner]).exclude(
-                pk__in=[card.pk, partner.pk]).update(pair=None)
-            Card.objects.filter(pk=card.pk).update(pair=partner)
-            Card.objects.filter(pk=partner.pk).update(pair=card)
+            if partner is None and card.ref in named:
+                continue  # the other row of the pair names it
+            if getattr(card, "_as_correction", False):
+                continue  # the pair waits in the card's correction
+            services.duel_pair(card=card, partner=partner)
 
 RESOURCES = {"questions": QuestionResource, "images": QuestionImageResource,
              "cartes": CardResource}

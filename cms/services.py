@@ -1,19 +1,52 @@
-"""Writes that matter: status changes, card composition, duel pairs.
+"""Every write to content: edits, corrections, restores, status changes, deletions, imports.
 
-Each runs the rules of cms.validation and keeps a revision with who did it.
+The admin, the importers and the commands all come through here, so each rule is written
+once:
+- every write runs `full_clean()`, keeps a revision with who did it, and counts the live
+  row's `version`; a write made from an older version is refused (`StaleEdit`);
+- published content stays live while it is corrected: an edit of it waits beside it as a
+  `Correction` until a Relecteur publishes it (a Relecteur's own edit goes live at once
+  when it is sound);
+- no write ever leaves published content with an error it did not have (`guard`);
+- only a Relecteur publishes, withdraws (with a reason) and deletes; a Rédacteur deletes
+  only their own drafts that were never published.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import reversion
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import File
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from reversion.models import Version
 
-from .models import STATUS_RANK, Card, CardQuestion, Question, Status
-from .validation import Problem, validate_game
+from . import snapshots
+from .models import (
+    STATUS_RANK,
+    Card,
+    CardQuestion,
+    Correction,
+    CorrectionState,
+    Proposition,
+    Question,
+    Status,
+)
+from .validation import (
+    Problem,
+    check_card,
+    check_question,
+    new_errors,
+    validate_game,
+)
 
 # The permission a status change needs, by target status.
 STATUS_PERMISSION = {
@@ -23,18 +56,553 @@ STATUS_PERMISSION = {
 }
 
 
-class StatusRefused(ValidationError):
-    """A status change the rules refuse; `problems` says why."""
+# --- refusals -----------------------------------------------------------------------------
 
-    def __init__(self, problems: Sequence[Problem]):
+
+class Refused(ValidationError):
+    """A write the rules refuse; `problems` says why (nothing was written)."""
+
+    def __init__(self, problems: Sequence[Problem] = (), *, messages: Sequence[str] = (),
+                 code: str = "refused"):
         self.problems = list(problems)
-        super().__init__([p.message for p in self.problems], code="status_refused")
+        self.reasons = [*[p.message for p in self.problems], *messages]
+        super().__init__(self.reasons or [_("Refusé.")], code=code)
+
+
+class StatusRefused(Refused):
+    """A status change the rules refuse."""
+
+    def __init__(self, problems: Sequence[Problem] = (), *, messages: Sequence[str] = ()):
+        super().__init__(problems, messages=messages, code="status_refused")
+
+
+class EditRefused(Refused):
+    """An edit, restore, deletion or import that would break a rule."""
+
+    def __init__(self, problems: Sequence[Problem] = (), *, messages: Sequence[str] = ()):
+        super().__init__(problems, messages=messages, code="edit_refused")
+
+
+class StaleEdit(ValidationError):
+    """A write made from a page older than the content: `changes` is what changed since."""
+
+    def __init__(self, obj, changes: list[snapshots.Change], *, by=None, at=None):
+        self.obj, self.changes, self.by, self.at = obj, changes, by, at
+        super().__init__(self.describe(), code="stale_edit")
+
+    def describe(self) -> str:
+        who = self.by.get_username() if self.by is not None else _("quelqu’un")
+        head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
+                 "n’a été enregistré, votre saisie est restée dans le formulaire.") % {
+            "obj": self.obj, "who": who}
+        if not self.changes:
+            return head
+        lines = " · ".join(_("%(what)s : « %(before)s » → « %(after)s »") % {
+            "what": c.label, "before": c.before, "after": c.after} for c in self.changes)
+        return f"{head} {_('Modifié entre-temps :')} {lines}"
+
+
+class CorrectionOutdated(Refused):
+    """A correction written against a published version that has changed since."""
+
+    def __init__(self, changes: list[snapshots.Change]):
+        self.changes = changes
+        detail = " · ".join(f"{c.label} : « {c.before} » → « {c.after} »" for c in changes)
+        super().__init__(messages=[_(
+            "La version publiée a changé depuis que cette correction a été proposée ; "
+            "ouvrez la correction, vérifiez-la et enregistrez-la avant de la publier. "
+            "Changé dans la version publiée : %(detail)s") % {"detail": detail or "—"}],
+            code="correction_outdated")
+
+
+# --- who may do what ----------------------------------------------------------------------
+
+
+def _perm(user, action: str, model) -> bool:
+    """Tell whether user may; no user is the command line, run by whoever owns the site."""
+    return user is None or user.has_perm(f"cms.{action}_{model._meta.model_name}")
 
 
 def can_set_status(user, model, status: str) -> bool:
     """Tell whether this user may move content of this model to this status."""
-    codename = f"{STATUS_PERMISSION[status]}_{model._meta.model_name}"
-    return user.has_perm(f"cms.{codename}")
+    return _perm(user, STATUS_PERMISSION[status], model)
+
+
+def can_publish(user, model) -> bool:
+    return _perm(user, "publish", model)
+
+
+def can_edit(user, model) -> bool:
+    return _perm(user, "change", model)
+
+
+def can_delete(user, obj) -> bool:
+    """Relecteur deletes anything; a Rédacteur only their own never-published drafts."""
+    model = type(obj)
+    if not _perm(user, "delete", model):
+        return False
+    if can_publish(user, model):
+        return True
+    return (obj.status == Status.DRAFT and not obj.was_published
+            and obj.created_by_id is not None and obj.created_by_id == user.pk)
+
+
+def can_withdraw(user, obj) -> bool:
+    return can_publish(user, type(obj))
+
+
+def can_discard(user, correction: Correction) -> bool:
+    model = Question if correction.question_id else Card
+    return can_publish(user, model) or (
+        correction.created_by_id is not None and correction.created_by_id == user.pk
+        and can_edit(user, model))
+
+
+def can_recover(user, model) -> bool:
+    return _perm(user, "add", model) or _perm(user, "delete", model)
+
+
+# --- versions and conflicts ---------------------------------------------------------------
+
+
+def token_of(obj) -> str:
+    """Return what an editor's page or an import preview was built on: the live version and
+    the pending correction's revision, if any."""
+    if obj is None or obj.pk is None:
+        return "new"
+    correction = obj.pending_correction()
+    if correction is None:
+        return str(obj.version)
+    return f"{obj.version}.{correction.pk}.{correction.revision}"
+
+
+def tokens_for(model, refs: Iterable[str]) -> dict[str, str]:
+    """Return `token_of` for many objects at once, by ref (refs unknown are left out)."""
+    refs = [ref for ref in set(refs) if ref]
+    tokens = {}
+    for start in range(0, len(refs), 900):
+        chunk = refs[start:start + 900]
+        rows = dict(model.objects.filter(ref__in=chunk).values_list("ref", "version"))
+        tokens.update({ref: str(version) for ref, version in rows.items()})
+        owner = model._meta.model_name
+        pending = Correction.objects.filter(
+            **{f"{owner}__ref__in": chunk}, state=CorrectionState.PENDING
+        ).values_list(f"{owner}__ref", "pk", "revision")
+        for ref, pk, revision in pending:
+            tokens[ref] = f"{rows[ref]}.{pk}.{revision}"
+    return tokens
+
+
+def shown_state(obj) -> dict:
+    """Return what an editor sees of obj: its pending correction, else its live state."""
+    correction = obj.pending_correction()
+    if correction is not None:
+        return {**correction.data, "status": obj.status}
+    return snapshots.of_object(obj)
+
+
+def check_token(obj, token: str | None, *, seen: dict | None = None) -> None:
+    """Refuse with what changed since, when obj moved on from the version `token` names."""
+    if token is None:
+        return
+    fresh = type(obj).objects.select_for_update().get(pk=obj.pk)
+    if token_of(fresh) == token:
+        return
+    correction = fresh.pending_correction()
+    by = correction.updated_by if correction else fresh.updated_by
+    at = correction.updated_at if correction else fresh.updated_at
+    changes = snapshots.diff(type(obj), seen, shown_state(fresh)) if seen else []
+    raise StaleEdit(fresh, changes, by=by, at=at)
+
+
+# --- the guard: published content never gains an error ------------------------------------
+
+
+@contextmanager
+def guard(slugs: Iterable[str], *, what=None):
+    """Refuse (and roll back) writes that leave published content with a new error.
+
+    Run inside a transaction: the body writes, then every game it touched is checked again;
+    an error that is new or worse on published content (or game-wide) raises EditRefused.
+    """
+    slugs = sorted(set(slugs))
+    before = {slug: validate_game(slug) for slug in slugs}
+    yield
+    bad = []
+    for slug in slugs:
+        after = validate_game(slug)
+        bad += [p for p in new_errors(after.problems, before[slug].problems)
+                if p.target is None or p.target.status == Status.PUBLISHED]
+    if bad:
+        raise EditRefused(_unique(bad))
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    unique = {}
+    for p in problems:
+        unique.setdefault(p.key, p)
+    return list(unique.values())
+
+
+# --- writing one question or card ---------------------------------------------------------
+
+
+@dataclass
+class Saved:
+    """What a save did: the live object, the correction it left waiting, notes for the user."""
+
+    obj: Question | Card
+    correction: Correction | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def live_changed(self) -> bool:
+        return self.correction is None
+
+
+def _keep(obj, user, comment: str) -> None:
+    """Record obj as it now is, with its propositions or slots, in the open revision."""
+    reversion.set_user(user if getattr(user, "pk", None) else None)
+    if comment:
+        reversion.set_comment(comment)
+    reversion.add_to_revision(obj)
+    for child in getattr(obj, snapshots.children_key(type(obj))).all():
+        reversion.add_to_revision(child)
+
+
+def _store_image(value) -> str:
+    """Return the stored name of an image field's value, saving an upload first."""
+    if value is None or value is False:
+        return ""
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "name") and not hasattr(value, "storage"):  # an uploaded file
+        from django.core.files.storage import default_storage
+
+        upload_to = Question._meta.get_field("image")
+        name = upload_to.generate_filename(None, value.name)
+        return default_storage.save(name, File(value))
+    return getattr(value, "name", "") or ""
+
+
+def _normalise(model, data: dict) -> dict:
+    """Return a snapshot with the stored image name and JSON-friendly values."""
+    data = dict(data)
+    if model is Question:
+        data["image"] = _store_image(data.get("image"))
+        data["propositions"] = [
+            {"text": row.get("text", ""), "is_right": bool(row.get("is_right")),
+             "is_hidden": bool(row.get("is_hidden"))} for row in data.get("propositions", [])]
+    else:
+        pair = data.get("pair")
+        data["pair"] = getattr(pair, "pk", pair)
+        data["slots"] = [getattr(q, "pk", q) for q in data.get("slots", [])]
+    return data
+
+
+def _check_slots(card: Card, slots: list[int], *, movable: Iterable[int] = ()) -> None:
+    """Refuse slots naming a question that is gone or sits on another card."""
+    errors = []
+    known = Question.objects.in_bulk(slots)
+    if len(set(slots)) != len(slots):
+        errors.append(ValidationError(_("Une question est deux fois sur la carte."),
+                                      code="question_repeated"))
+    for pk in slots:
+        if pk not in known:
+            errors.append(ValidationError(
+                _("La question n°%(pk)s n’existe plus."), code="question_gone",
+                params={"pk": pk}))
+    elsewhere = (CardQuestion.objects.filter(question__in=slots).exclude(card=card.pk)
+                 .exclude(card__in=list(movable)).select_related("card", "question"))
+    for slot in elsewhere:
+        errors.append(ValidationError(
+            _("La question « %(q)s » est déjà sur la carte « %(card)s »."),
+            code="question_on_another_card", params={"q": slot.question, "card": slot.card}))
+    if errors:
+        raise ValidationError({"slots": errors})
+
+
+def _write_live(obj, data: dict, user) -> None:
+    """Write a snapshot onto the live row, its propositions or slots, and its version."""
+    model = type(obj)
+    former_pair = None if obj._state.adding or model is Question else obj.pair_id
+    snapshots.apply_fields(obj, data)
+    if obj._state.adding:
+        if obj.created_by_id is None:
+            obj.created_by = user if getattr(user, "pk", None) else None
+        obj.version = 1
+    else:
+        obj.version += 1
+    obj.updated_by = user if getattr(user, "pk", None) else None
+    if model is Card:
+        obj.pair_id = former_pair  # twins change together, below
+    obj.full_clean()
+    obj.save()
+    if model is Question:
+        _write_propositions(obj, snapshots.propositions_of(data))
+    else:
+        slots = data.get("slots", [])
+        _check_slots(obj, slots)
+        _write_slots(obj, slots)
+        if "pair" in data and data["pair"] != former_pair:
+            partner = Card.objects.filter(pk=data["pair"]).first() if data["pair"] else None
+            if data["pair"] and partner is None:
+                raise ValidationError({"pair": ValidationError(
+                    _("La carte jumelle n’existe plus."), code="pair_gone")})
+            _pair(obj, partner)
+
+
+def _write_propositions(question: Question, wanted: list[Proposition]) -> None:
+    """Make the question's propositions these, updating rows in place by position."""
+    current = list(question.propositions.order_by("position", "id"))
+    for row, new in zip(current, wanted, strict=False):
+        row.position, row.text, row.is_right, row.is_hidden = (
+            new.position, new.text, new.is_right, new.is_hidden)
+        row.full_clean()
+        row.save()
+    for row in current[len(wanted):]:
+        row.delete()
+    for new in wanted[len(current):]:
+        new.question = question
+        new.full_clean()
+        new.save()
+
+
+def _write_slots(card: Card, questions: list[int]) -> None:
+    current = list(card.slots.order_by("position", "id"))
+    if [s.question_id for s in current] == list(questions):
+        return
+    card.slots.all().delete()
+    for position, pk in enumerate(questions, start=1):
+        slot = CardQuestion(card=card, question_id=pk, position=position)
+        slot.full_clean(validate_constraints=False)
+        slot.save()
+
+
+def _pair(card: Card, partner: Card | None) -> None:
+    """Make two duel cards each other's twin, releasing their former twins."""
+    if partner is not None and partner.pk == card.pk:
+        raise ValidationError({"pair": ValidationError(
+            _("Une carte ne peut pas être sa propre jumelle."), code="pair_self")})
+    keep = [c.pk for c in (card, partner) if c is not None]
+    # The other cards change too; the card's own write is counted by its caller.
+    bump = {"version": F("version") + 1}
+    Card.objects.filter(pair__in=keep).exclude(pk__in=keep).update(pair=None, **bump)
+    Card.objects.filter(pk=card.pk).update(pair=partner)
+    card.pair = partner
+    if partner is not None:
+        Card.objects.filter(pk=partner.pk).exclude(pair=card).update(pair=card, **bump)
+
+
+def snapshot_problems(obj, data: dict) -> list[Problem]:
+    """Return the problems a proposed state of obj would have on its own."""
+    return _own_problems(obj, _normalise(type(obj), data))
+
+
+def _own_problems(obj, data: dict) -> list[Problem]:
+    """Return the problems of a snapshot on its own (as if it were the live object)."""
+    candidate = snapshots.apply_fields(type(obj).objects.get(pk=obj.pk) if obj.pk
+                                       else type(obj)(), data)
+    if isinstance(candidate, Question):
+        return check_question(candidate, propositions=snapshots.propositions_of(data),
+                              placed=bool(obj.pk) and obj.slots.exists())
+    questions = list(Question.objects.in_bulk(data.get("slots", [])).values())
+    by_pk = {q.pk: q for q in questions}
+    ordered = [by_pk[pk] for pk in data.get("slots", []) if pk in by_pk]
+    return [p for p in check_card(candidate, questions=ordered)
+            if not p.code.startswith("pair_")]
+
+
+def content_save(*, obj, data: dict, user, token: str | None = None, seen: dict | None = None,
+                 as_correction: bool = False, comment: str = "") -> Saved:
+    """Save an editor's version of a question or card (a new one when obj is not saved).
+
+    Published content stays live: the edit waits as a correction, unless the user may
+    publish, did not ask for a correction and the edit is sound, in which case it goes
+    live. Raises PermissionDenied, StaleEdit, ValidationError or EditRefused; nothing is
+    written then.
+    """
+    model = type(obj)
+    if not _perm(user, "add" if obj._state.adding else "change", model):
+        raise PermissionDenied
+    return _save(obj, data, user, token=token, seen=seen, as_correction=as_correction,
+                 comment=comment)
+
+
+def _save(obj, data, user, *, token=None, seen=None, as_correction=False, comment="") -> Saved:
+    model = type(obj)
+    data = _normalise(model, data)
+    with transaction.atomic(), reversion.create_revision():
+        if not obj._state.adding:
+            check_token(obj, token, seen=seen)
+            obj = model.objects.get(pk=obj.pk)
+            if obj.status == Status.PUBLISHED:
+                saved = _save_published(obj, data, user, as_correction=as_correction,
+                                        comment=comment)
+                if saved.correction is None:
+                    _keep(saved.obj, user, comment or _("Modifié et publié"))
+                return saved
+        slugs = {snapshots.apply_fields(model(), data).game.slug}
+        if not obj._state.adding:
+            slugs.add(obj.game.slug)
+        with guard(slugs):
+            _write_live(obj, data, user)
+            notes = _settle(obj, user)
+        correction = obj.pending_correction() if obj.pk else None
+        if correction is not None:
+            # Withdrawn since it was proposed: the editor saw and saved it with the rest.
+            _close(correction, user, CorrectionState.PUBLISHED)
+        _keep(obj, user, comment)
+    return Saved(obj, notes=notes)
+
+
+def _save_published(obj, data, user, *, as_correction: bool, comment: str) -> Saved:
+    correction = obj.pending_correction()
+    if correction is None and _same(obj, data):
+        return Saved(obj)  # saved unchanged: nothing to correct
+    problems = [p for p in _own_problems(obj, data) if p.is_error]
+    if data.get("kind") != obj.kind:
+        raise ValidationError({"kind": ValidationError(
+            _("Le type d’un contenu publié ne change pas : retirez-le du jeu d’abord."),
+            code="published_kind")})
+    if can_publish(user, type(obj)) and not as_correction and not problems:
+        try:
+            with transaction.atomic(), guard({obj.game.slug}):
+                _write_live(obj, data, user)
+        except EditRefused as refusal:
+            problems = refusal.problems
+            obj = type(obj).objects.get(pk=obj.pk)  # as it was: the write rolled back
+        else:
+            if correction is not None:
+                _close(correction, user, CorrectionState.PUBLISHED)
+            return Saved(obj)
+    correction = _propose(obj, data, user)
+    notes = [_("La correction attend la relecture ; la version publiée reste en jeu.")]
+    if problems:
+        notes.append(ngettext(
+            "Elle ne peut pas être publiée : %(n)s erreur à corriger.",
+            "Elle ne peut pas être publiée : %(n)s erreurs à corriger.", len(problems))
+            % {"n": len(problems)})
+    return Saved(obj, correction, notes)
+
+
+def _same(obj, data) -> bool:
+    live = snapshots.of_object(obj)
+    return not snapshots.diff(type(obj), {**live, "status": None}, {**data, "status": None})
+
+
+def _propose(obj, data, user) -> Correction:
+    """Write the pending correction of published obj (one per object)."""
+    if isinstance(obj, Card):
+        _check_slots(obj, data.get("slots", []))
+    candidate = snapshots.apply_fields(type(obj).objects.get(pk=obj.pk), data)
+    candidate.full_clean(exclude=["pair"] if isinstance(obj, Card) else None,
+                         validate_unique=False)
+    if data.get("ref") != obj.ref:
+        raise ValidationError({"ref": ValidationError(
+            _("La référence d’un contenu publié ne change pas."), code="published_ref")})
+    correction = obj.pending_correction()
+    if correction is None:
+        correction = Correction(**{type(obj).__name__.lower(): obj},
+                                created_by=user if getattr(user, "pk", None) else None)
+    else:
+        correction.revision += 1
+    correction.data = {k: v for k, v in data.items() if k != "status"}
+    if correction.base_version != obj.version or correction.base_data is None:
+        correction.base_data = snapshots.of_object(obj)
+    correction.base_version = obj.version
+    correction.updated_by = user if getattr(user, "pk", None) else None
+    correction.full_clean()
+    correction.save()
+    obj.__dict__["_pending_correction"] = correction
+    return correction
+
+
+def _close(correction: Correction, user, state: str, reason: str = "") -> None:
+    correction.state = state
+    correction.decided_by = user if getattr(user, "pk", None) else None
+    correction.decided_at = timezone.now()
+    correction.reason = reason
+    correction.save()
+    target = correction.target
+    target.__dict__.pop("_pending_correction", None)
+
+
+def _settle(obj, user) -> list[str]:
+    """Content in review that now has an error goes back to draft (its cards too)."""
+    items = [obj]
+    if isinstance(obj, Question):
+        items += [slot.card for slot in obj.slots.select_related("card")]
+    if all(item.status != Status.REVIEW for item in items):
+        return []
+    report = validate_game(obj.game.slug)
+    notes = []
+    for item in items:
+        if item.status != Status.REVIEW:
+            continue
+        errors = [p for p in report.about(item) if p.is_error]
+        if not errors:
+            continue
+        note = _("Repassé en brouillon : %(n)s erreur(s) à corriger avant relecture.") % {
+            "n": len(errors)}
+        item.status = Status.DRAFT
+        item.version += 1
+        item.save(update_fields=["status", "version", "updated_at"])
+        if item is not obj:
+            _keep(item, user, note)
+            note = _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note}
+        notes.append(note)
+    return notes
+
+
+# --- corrections --------------------------------------------------------------------------
+
+
+def correction_publish(*, obj, user, comment: str = "") -> Question | Card:
+    """Put obj's pending correction live; refuse when it has errors or is outdated."""
+    if not can_publish(user, type(obj)):
+        raise PermissionDenied
+    with transaction.atomic(), reversion.create_revision():
+        obj = type(obj).objects.select_for_update().get(pk=obj.pk)
+        correction = obj.pending_correction()
+        if correction is None:
+            raise StatusRefused(messages=[_("Aucune correction en attente.")])
+        if correction.base_version != obj.version:
+            base = correction.base_data
+            raise CorrectionOutdated(snapshots.diff(type(obj), base, snapshots.of_object(obj))
+                                     if base else [])
+        problems = [p for p in _own_problems(obj, correction.data) if p.is_error]
+        if problems:
+            raise StatusRefused(problems)
+        try:
+            with guard({obj.game.slug}):
+                _write_live(obj, correction.data, user)
+        except EditRefused as refusal:
+            raise StatusRefused(refusal.problems) from None
+        _close(correction, user, CorrectionState.PUBLISHED)
+        by = correction.created_by.get_username() if correction.created_by else "—"
+        _keep(obj, user, comment or _("Correction de %(who)s publiée") % {"who": by})
+    return obj
+
+
+def correction_problems(obj) -> list[Problem]:
+    """Return the problems obj's pending correction would have, were it published."""
+    correction = obj.pending_correction()
+    return _own_problems(obj, correction.data) if correction is not None else []
+
+
+def correction_discard(*, obj, user, reason: str = "") -> None:
+    """Drop obj's pending correction; the live version stays as it is."""
+    correction = obj.pending_correction()
+    if correction is None:
+        return
+    if not can_discard(user, correction):
+        raise PermissionDenied
+    with transaction.atomic():
+        _close(correction, user, CorrectionState.DISCARDED, reason)
+
+
+# --- status -------------------------------------------------------------------------------
 
 
 def set_status(*, obj: Question | Card, status: str, user) -> list[Question | Card]:
@@ -52,19 +620,36 @@ def set_status(*, obj: Question | Card, status: str, user) -> list[Question | Ca
 def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
     """Move many questions or cards to a status, each with what moves along with it.
 
-    Returns (what changed, {object refused: its problems}). Content is validated once per
-    game, not once per object: what already has an error is refused up front, the rest
-    moves together, and only when moving together breaks a rule of the whole game (the
-    ladder) are they moved one at a time to find which ones cannot go.
+    Returns (what changed, {object refused: its problems}). Publishing content that is
+    already published publishes its pending correction. Published content leaves the game
+    only through `withdraw`. Content is validated once per game, not once per object:
+    what already has an error is refused up front, the rest moves together, and only when
+    moving together breaks a rule of the whole game (the ladder) are they moved one at a
+    time to find which ones cannot go.
     """
     objects = list(objects)
     if any(not can_set_status(user, type(obj), status) for obj in objects):
         raise PermissionDenied
     moved: list[Question | Card] = []
     refused: dict[Question | Card, list[Problem]] = {}
+    if status == Status.PUBLISHED:
+        for obj in [o for o in objects if o.status == Status.PUBLISHED]:
+            objects.remove(obj)
+            if obj.pending_correction() is None:
+                continue
+            try:
+                moved.append(correction_publish(obj=obj, user=user))
+            except Refused as refusal:
+                refused[obj] = refusal.problems or [_message_problem(obj, refusal)]
+    else:
+        for obj in [o for o in objects if o.status == Status.PUBLISHED]:
+            objects.remove(obj)
+            refused[obj] = [_message_problem(obj, StatusRefused(messages=[_(
+                "Publié : seul un relecteur le retire du jeu, avec un motif (action « Retirer "
+                "du jeu »).")]))]
     if status == Status.DRAFT:
-        with transaction.atomic():
-            return _move(objects, status, user), refused
+        with transaction.atomic(), reversion.create_revision():
+            return moved + _move(objects, status, user), refused
     by_game: dict[str, list] = {}
     for obj in objects:
         by_game.setdefault(obj.game.slug, []).append(obj)
@@ -91,6 +676,12 @@ def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
     return moved, refused
 
 
+def _message_problem(obj, refusal: Refused) -> Problem:
+    """Wrap a refusal without problems (a plain reason) as a problem of obj."""
+    return Problem.of("refused", "error", obj, obj.game.slug,
+                      params={"reason": " ".join(str(r) for r in refusal.reasons)})
+
+
 def _moving_with(obj, status) -> list[Question | Card]:
     """Return obj and what moves up with it: a duel twin, and the questions of the cards."""
     items = [obj]
@@ -102,16 +693,19 @@ def _moving_with(obj, status) -> list[Question | Card]:
     return items
 
 
-def _move(objects, status, user) -> list[Question | Card]:
+def _move(objects, status, user, comment: str = "") -> list[Question | Card]:
     items = [item for obj in objects for item in _moving_with(obj, status)]
-    with reversion.create_revision():
-        reversion.set_user(user)
-        reversion.set_comment(_("Statut : %(status)s") % {"status": Status(status).label})
-        for item in items:
-            item.status = status
-            item.updated_by = user
-            item.full_clean()
-            item.save()
+    now = timezone.now()
+    for item in items:
+        item.status = status
+        item.updated_by = user if getattr(user, "pk", None) else None
+        item.version += 1
+        if status == Status.PUBLISHED and item.first_published_at is None:
+            item.first_published_at = now
+        item.full_clean(exclude=["pair"] if isinstance(item, Card) else None)
+        item.save()
+        _keep(item, user, comment or _("Statut : %(status)s") % {
+            "status": Status(status).label})
     return items
 
 
@@ -119,91 +713,248 @@ def _move_checked(objects, status, user, before) -> list[Question | Card]:
     """Move objects in one transaction; undo it all when the game now breaks a rule."""
     if not objects:
         return []
-    with transaction.atomic():
+    with transaction.atomic(), reversion.create_revision():
         items = _move(objects, status, user)
         after = validate_game(objects[0].game.slug)
         problems = [p for item in items for p in after.about(item) if p.is_error]
-        old = {p.message for p in before.game_wide() if p.is_error}
-        problems += [p for p in after.game_wide() if p.is_error and p.message not in old]
+        problems += [p for p in new_errors(after.problems, before.problems)
+                     if p.target is None or p.target.status == Status.PUBLISHED]
         if problems:
             # Leaving the block with an exception rolls the whole move back.
             raise StatusRefused(_unique(problems))
     return items
 
 
-def _unique(problems: list[Problem]) -> list[Problem]:
-    unique = {}
-    for p in problems:
-        unique.setdefault((p.target_key, p.message), p)
-    return list(unique.values())
+def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
+    """Take published content out of the game, back to draft, with the reason kept.
 
-
-def after_edit(*, obj: Question | Card, user, changed: bool) -> str | None:
-    """Keep statuses honest after an editor saved: return a note for them, if any.
-
-    Content with an error falls back to draft (the edit is kept, never lost); published
-    content changed by someone who may not publish goes back to review. A question's
-    cards follow the same rules, since what they print has changed with it.
+    A duel card leaves with its twin; a question printed on a published card cannot leave
+    alone (withdraw the card). Pending corrections stay for later.
     """
+    if not can_withdraw(user, obj):
+        raise PermissionDenied
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": ValidationError(
+            _("Dites pourquoi ce contenu est retiré du jeu."), code="reason_missing")})
+    if obj.status != Status.PUBLISHED:
+        raise StatusRefused(messages=[_("« %(obj)s » n’est pas publié.") % {"obj": obj}])
     items = [obj]
+    if isinstance(obj, Card) and obj.pair is not None and obj.pair.status == Status.PUBLISHED:
+        items.append(obj.pair)
     if isinstance(obj, Question):
-        items += [slot.card for slot in obj.slots.select_related("card")]
-    if all(item.status == Status.DRAFT for item in items):
-        return None
-    report = validate_game(obj.game.slug)
-    notes = []
-    for item in items:
-        target, note = _settled_status(item, report, user, changed)
-        if target is None:
-            continue
+        cards = [s.card for s in obj.slots.select_related("card")
+                 if s.card.status == Status.PUBLISHED]
+        if cards:
+            raise StatusRefused(messages=[_(
+                "Cette question est sur la carte publiée « %(card)s » : retirez la carte du "
+                "jeu, ou ôtez-en la question.") % {"card": cards[0]}])
+    comment = _("Retiré du jeu : %(reason)s") % {"reason": reason}
+    with transaction.atomic(), reversion.create_revision(), guard({obj.game.slug}):
+        for item in items:
+            item.status = Status.DRAFT
+            item.version += 1
+            item.updated_by = user
+            item.save()
+            _keep(item, user, comment)
+    return items
+
+
+# --- delete, restore, recover -------------------------------------------------------------
+
+
+def content_delete(*, obj, user) -> None:
+    """Delete a question or card, keeping its last state in history for recovery."""
+    if not can_delete(user, obj):
+        raise PermissionDenied
+    with transaction.atomic():
+        latest = Version.objects.get_for_object(obj).order_by("-pk").first()
+        if latest is None or snapshots.of_version(latest) != snapshots.of_object(obj):
+            # Keep the state it is deleted in, for recovery, unless history has it already.
+            with reversion.create_revision():
+                _keep(obj, user, _("Supprimé"))
+        cards = ([s.card for s in obj.slots.select_related("card")]
+                 if isinstance(obj, Question) else [])
+        with guard({obj.game.slug}):
+            obj.delete()
+            for card in cards:
+                card.refresh_from_db()
+                _settle_card_after_loss(card, user)
+
+
+def _settle_card_after_loss(card, user):
+    if card.status == Status.REVIEW:
         with reversion.create_revision():
-            reversion.set_user(user)
-            reversion.set_comment(note)
-            item.status = target
-            item.save(update_fields=["status", "updated_at"])
-        notes.append(note if item is obj else
-                     _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note})
-    return " ".join(notes) or None
+            _settle_one(card, user)
 
 
-def _settled_status(item, report, user, changed) -> tuple[str | None, str]:
-    """Return the status an edited item must fall back to (None: it keeps its own), and why."""
-    if item.status == Status.DRAFT:
-        return None, ""
-    errors = [p for p in report.about(item) if p.is_error]
-    if errors:
-        return Status.DRAFT, _(
-            "Enregistré en brouillon : %(n)s erreur(s) à corriger avant relecture ou "
-            "publication.") % {"n": len(errors)}
-    if (changed and item.status == Status.PUBLISHED
-            and not can_set_status(user, type(item), Status.PUBLISHED)):
-        return Status.REVIEW, _("Modifié après publication : renvoyé en relecture.")
-    return None, ""
+def _settle_one(card, user):
+    report = validate_game(card.game.slug)
+    if any(p.is_error for p in report.about(card)):
+        card.status = Status.DRAFT
+        card.version += 1
+        card.save(update_fields=["status", "version", "updated_at"])
+        _keep(card, user, _("Repassé en brouillon : une de ses questions a été supprimée."))
 
 
-def card_compose(*, card: Card, questions: Sequence[Question], user=None) -> Card:
-    """Put these questions on the card, in this order, replacing what it held."""
+def content_restore(*, obj, version: Version, user, data: dict | None = None,
+                    token: str | None = None, seen: dict | None = None,
+                    as_correction: bool = False) -> Saved:
+    """Bring obj back to what one of its versions held (and only obj: its propositions or
+    slots, never the other objects of that version's revision).
+
+    A restore is an edit: published content gets a correction (live at once only for a
+    Relecteur whose restore is sound), status never comes back with the content. `data`
+    is the version as the editor may have amended it on the restore page.
+    """
+    if str(version.object_id) != str(obj.pk) or version.content_type.model_class() is not type(
+            obj):
+        raise ValidationError(_("Cette version n’est pas celle de cet objet."),
+                              code="version_mismatch")
+    if data is None:
+        data = snapshots.of_version(version)
+    when = timezone.localtime(version.revision.date_created)
+    comment = _("Restauré depuis la version du %(date)s") % {
+        "date": when.strftime("%d/%m/%Y %H:%M")}
+    return content_save(obj=obj, data=data, user=user, token=token, seen=seen,
+                        as_correction=as_correction, comment=comment)
+
+
+def content_recover(*, version: Version, user, data: dict | None = None) -> Saved:
+    """Bring deleted content back from its last version, as a draft."""
+    model = version.content_type.model_class()
+    if model not in (Question, Card):
+        raise ValidationError(_("Rien à récupérer."), code="version_mismatch")
+    if not can_recover(user, model):
+        raise PermissionDenied
+    if model.objects.filter(pk=version.object_id).exists():
+        raise ValidationError(_("Ce contenu existe encore : ouvrez son historique."),
+                              code="not_deleted")
+    data = dict(snapshots.of_version(version) if data is None else data)
+    notes = []
+    if model.objects.filter(ref=data.get("ref")).exists():
+        notes.append(_("Sa référence « %(ref)s » a été reprise entre-temps : il en reçoit "
+                       "une nouvelle.") % {"ref": data.get("ref")})
+        data["ref"] = Question._meta.get_field("ref").get_default()
+    if model is Card and data.get("pair") and not Card.objects.filter(
+            pk=data["pair"], pair__isnull=True).exists():
+        data["pair"] = None
+    obj = model(pk=int(version.object_id), status=Status.DRAFT,
+                created_by_id=version.field_dict.get("created_by_id"))
+    if obj.created_by_id is not None and not get_user_model().objects.filter(
+            pk=obj.created_by_id).exists():
+        obj.created_by_id = None
+    saved = _save(obj, data, user, comment=_("Récupéré après suppression"))
+    saved.notes = notes + saved.notes
+    return saved
+
+
+# --- bulk writes for the importers --------------------------------------------------------
+
+
+def can_import(user, model) -> bool:
+    return user is None or _perm(user, "import", model)
+
+
+def import_status_error(*, user, obj, status: str, before: str | None) -> ValidationError | None:
+    """Return why a file may not set this status (None: it may).
+
+    A file cannot publish for someone who may not publish, and it cannot take published
+    content out of the game: that is a Relecteur's action with a reason.
+    """
+    if before == Status.PUBLISHED and status != Status.PUBLISHED:
+        return ValidationError(
+            _("Contenu publié : un fichier ne le retire pas du jeu (action « Retirer du jeu » "
+              "d’un relecteur). Laissez « publie »."), code="withdraw_by_file")
+    if status == Status.PUBLISHED and before != Status.PUBLISHED and user is not None and (
+            not can_publish(user, type(obj))):
+        return ValidationError(
+            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
+            code="publish_denied")
+    return None
+
+
+def edit_goes_to_correction(*, user, obj, before_status: str | None) -> bool:
+    """Tell whether an imported change to this row waits as a correction (live untouched)."""
+    return before_status == Status.PUBLISHED and user is not None and not can_publish(
+        user, type(obj))
+
+
+def questions_write_many(*, created: list[Question], updated: list[Question], user,
+                         fields: Sequence[str], batch_size: int = 1000) -> None:
+    """Write many questions and their propositions at once (imports), versions counted.
+
+    Each question was full_clean()ed by the caller; `_propositions` on a question (a list
+    of unsaved Proposition, or None to leave them) says what it holds.
+    """
+    now = timezone.now()
+    for question in [*created, *updated]:
+        if question.status == Status.PUBLISHED and question.first_published_at is None:
+            question.first_published_at = now
+    for question in updated:
+        question.version += 1
+    Question.objects.bulk_create(created, batch_size=batch_size)
+    Question.objects.bulk_update(
+        updated, [*fields, "version", "first_published_at", "updated_at", "updated_by"],
+        batch_size=batch_size)
+    _propositions_many(created, replace=False)
+    _propositions_many(updated, replace=True)
+
+
+def _propositions_many(questions, *, replace: bool) -> None:
+    questions = [q for q in questions if getattr(q, "_propositions", None) is not None
+                 and q.pk is not None]
+    if not questions:
+        return
+    if replace:
+        Proposition.objects.filter(question__in=[q.pk for q in questions]).delete()
+    rows = []
+    for question in questions:
+        for proposition in question._propositions:
+            proposition.question_id = question.pk
+            rows.append(proposition)
+    Proposition.objects.bulk_create(rows, batch_size=2000)
+
+
+def card_write(*, card: Card, user) -> None:
+    """Save an imported card's own fields (full_clean()ed by the caller), version counted."""
+    if card.pk is not None:
+        card.version += 1
+    if card.status == Status.PUBLISHED and card.first_published_at is None:
+        card.first_published_at = timezone.now()
+    card.save()
+
+
+def card_compose(*, card: Card, questions: Sequence[Question | int], user=None,
+                 movable: Iterable[int] = ()) -> Card:
+    """Put these questions on the card, in this order, replacing what it held.
+
+    A question already on another card is refused, unless that card is among `movable`
+    (an import that recomposes several cards at once moves questions between them).
+    """
+    pks = [getattr(q, "pk", q) for q in questions]
     with transaction.atomic(), reversion.create_revision():
+        _check_slots(card, pks, movable=movable)
+        if [s.question_id for s in card.ordered_slots()] != pks:
+            CardQuestion.objects.filter(question__in=pks).exclude(card=card).delete()
+            _write_slots(card, pks)
         if user is not None:
-            reversion.set_user(user)
-        card.slots.all().delete()
-        for position, question in enumerate(questions, start=1):
-            slot = CardQuestion(card=card, question=question, position=position)
-            slot.full_clean()
-            slot.save()
-        card.save()
+            _keep(card, user, "")
     return card
 
 
 def duel_pair(*, card: Card, partner: Card | None, user=None) -> None:
     """Make two duel cards each other's twin, releasing their former twins."""
     with transaction.atomic(), reversion.create_revision():
-        if user is not None:
-            reversion.set_user(user)
-        for one, other in ((card, partner), (partner, card)):
-            if one is None:
-                continue
-            Card.objects.filter(pair=one).exclude(pk=getattr(other, "pk", None)).update(pair=None)
-            one.pair = other
-            one.full_clean()
-            one.save()
+        _pair(card, partner)
+        for one in (card, partner):
+            if one is not None and user is not None:
+                _keep(one, user, "")
+
+
+def propose_many(*, items: Sequence[tuple[Question | Card, dict]], user) -> list[Correction]:
+    """Write imported changes to published content as pending corrections."""
+    return [_propose(obj, _normalise(type(obj), data), user) for obj, data in items]
+
+
+EDIT_PERMISSION_LABEL = gettext_lazy("Vous n’avez pas le droit de faire cela.")

@@ -2,6 +2,8 @@
 
 import itertools
 
+from django.utils import timezone
+
 from cms.games import kind_of
 from cms.models import Card, CardQuestion, Proposition, Question, Status
 
@@ -27,6 +29,8 @@ def make_question(kind: str, *, difficulty=2, status=Status.DRAFT, step=None, te
         step = 1
     if answer is None:
         answer = "Réponse" if spec.free_answer else ""
+    if status == Status.PUBLISHED:
+        fields.setdefault("first_published_at", timezone.now())
     question = Question.objects.create(
         kind=kind, text=text or unique_text(), difficulty=difficulty, status=status, step=step,
         answer=answer, image=image or ("questions/test.png" if spec.needs_image else ""),
@@ -55,6 +59,8 @@ def make_card(kind: str, *, difficulties=None, status=Status.DRAFT, title="Carte
               questions=None, **fields) -> Card:
     """Create a card holding a full, valid set of questions unless told otherwise."""
     spec = kind_of(kind)
+    if status == Status.PUBLISHED:
+        fields.setdefault("first_published_at", timezone.now())
     card = Card.objects.create(kind=kind, title=title, status=status, **fields)
     if questions is None:
         if difficulties is None:

@@ -248,15 +248,16 @@ def test_reordering_the_slots_fixes_a_coup_de_maitre_card(editor_client):
     assert problems_of(card, "difficulty_order") == []
 
 
-def test_deleting_a_question_of_a_published_card_takes_the_card_back_to_draft(editor_client):
+def test_deleting_a_question_of_a_published_card_is_refused_and_keeps_both(reviewer_client):
     card = make_card("coup-fatal", status=Status.PUBLISHED)
     question = card.ordered_slots()[0].question
 
-    response = editor_client.post(reverse("admin:cms_question_delete", args=[question.pk]),
-                                  {"post": "yes"})
+    response = reviewer_client.post(reverse("admin:cms_question_delete", args=[question.pk]),
+                                    {"post": "yes"}, follow=True)
 
-    assert response.status_code == 302
-    assert not Question.objects.filter(pk=question.pk).exists()
+    assert response.status_code == 200
+    assert Question.objects.filter(pk=question.pk).exists()
     card.refresh_from_db()
-    assert card.status == Status.DRAFT
-    assert "question_count" in {p.code for p in problems_of(card)}
+    assert card.status == Status.PUBLISHED
+    assert card.ordered_slots()[0].question_id == question.pk
+    assert "Rien n’a été supprimé" in response.content.decode()

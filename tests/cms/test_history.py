@@ -146,8 +146,9 @@ def test_restoring_a_card_brings_back_its_question_order(editor_client):
     assert [slot.question_id for slot in card.ordered_slots()] == order
 
 
-def test_a_deleted_question_can_be_recovered(editor_client):
+def test_a_deleted_question_can_be_recovered(editor_client, editor):
     question = make_question("echelle", text="Quel peintre a signé « Les Nymphéas » ?",
+                             created_by=editor,
                              propositions=[("Monet", True, False), ("Manet", False, False),
                                            ("Degas", False, False), ("Renoir", False, False)])
     save(editor_client, question)
@@ -173,8 +174,8 @@ def test_a_deleted_question_can_be_recovered(editor_client):
                                           ("Degas", False, False), ("Renoir", False, False)]
 
 
-def test_a_deleted_card_can_be_recovered_with_its_questions_in_order(editor_client):
-    card = make_card("coup-de-maitre")
+def test_a_deleted_card_can_be_recovered_with_its_questions_in_order(editor_client, editor):
+    card = make_card("coup-de-maitre", created_by=editor)
     order = [slot.question_id for slot in card.ordered_slots()]
     save(editor_client, card)
     [version] = versions_of(card)

@@ -210,23 +210,23 @@ def test_a_reviewer_cannot_add(reviewer_client, model):
     assert reviewer_client.post(add_url(model), {"_save": "1"}).status_code == 403
 
 
-def test_a_reviewer_cannot_delete_a_question(reviewer_client):
-    question = make_question("echelle")
+def test_a_reviewer_deletes_a_question_someone_else_wrote(reviewer_client, editor):
+    question = make_question("echelle", created_by=editor)
 
-    assert reviewer_client.get(delete_url(question)).status_code == 403
-    assert reviewer_client.post(delete_url(question), {"post": "yes"}).status_code == 403
-    assert Question.objects.filter(pk=question.pk).exists()
+    assert reviewer_client.get(delete_url(question)).status_code == 200
+    assert reviewer_client.post(delete_url(question), {"post": "yes"}).status_code == 302
+    assert not Question.objects.filter(pk=question.pk).exists()
 
 
-def test_a_reviewer_cannot_delete_a_card(reviewer_client):
+def test_a_reviewer_deletes_a_card(reviewer_client):
     card = make_card("coup-de-maitre")
 
-    assert reviewer_client.post(delete_url(card), {"post": "yes"}).status_code == 403
-    assert Card.objects.filter(pk=card.pk).exists()
+    assert reviewer_client.post(delete_url(card), {"post": "yes"}).status_code == 302
+    assert not Card.objects.filter(pk=card.pk).exists()
 
 
-def test_a_reviewer_is_not_offered_the_delete_action(reviewer_client):
-    assert "delete_selected" not in offered_actions(reviewer_client, Question)
+def test_a_reviewer_is_offered_the_delete_action(reviewer_client):
+    assert "delete_selected" in offered_actions(reviewer_client, Question)
 
 
 # --- Lecteur --------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ from reversion.models import Revision, Version
 from cms.models import Card, Question, Status
 from cms.services import (
     StatusRefused,
-    after_edit,
     card_compose,
     duel_pair,
     set_status,
@@ -192,67 +191,6 @@ def test_a_reader_may_not_send_to_review(reader):
     assert card.status == Status.DRAFT
 
 
-# --- after_edit -----------------------------------------------------------------------------
-
-
-def test_published_content_that_now_has_an_error_falls_back_to_draft(reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED)
-    question.propositions.last().delete()
-
-    note = after_edit(obj=question, user=reviewer, changed=True)
-
-    assert note
-    question.refresh_from_db()
-    assert question.status == Status.DRAFT
-
-
-def test_a_card_in_review_that_now_has_an_error_falls_back_to_draft(reviewer):
-    card = make_card("coup-de-maitre", status=Status.REVIEW)
-    card.slots.order_by("position").last().delete()
-
-    after_edit(obj=card, user=reviewer, changed=True)
-
-    card.refresh_from_db()
-    assert card.status == Status.DRAFT
-
-
-def test_published_content_edited_by_an_editor_goes_back_to_review(editor):
-    question = make_question("echelle", status=Status.PUBLISHED)
-
-    note = after_edit(obj=question, user=editor, changed=True)
-
-    assert note
-    question.refresh_from_db()
-    assert question.status == Status.REVIEW
-
-
-def test_published_content_edited_by_a_reviewer_stays_published(reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED)
-
-    assert after_edit(obj=question, user=reviewer, changed=True) is None
-
-    question.refresh_from_db()
-    assert question.status == Status.PUBLISHED
-
-
-def test_published_content_saved_unchanged_by_an_editor_stays_published(editor):
-    question = make_question("echelle", status=Status.PUBLISHED)
-
-    assert after_edit(obj=question, user=editor, changed=False) is None
-
-    question.refresh_from_db()
-    assert question.status == Status.PUBLISHED
-
-
-def test_a_draft_with_errors_stays_a_draft_after_an_edit(editor):
-    question = make_question("echelle", propositions=[])
-
-    assert after_edit(obj=question, user=editor, changed=True) is None
-
-    question.refresh_from_db()
-    assert question.status == Status.DRAFT
-
-
 # --- duel_pair and card_compose -------------------------------------------------------------
 
 
@@ -313,32 +251,6 @@ def test_card_compose_replaces_what_the_card_held(editor):
     card.refresh_from_db()
     assert [slot.question for slot in card.ordered_slots()] == new
     assert not any(q.slots.exists() for q in old)
-
-
-def test_a_question_edited_into_an_error_takes_its_published_card_back_to_draft(reviewer):
-    card = make_card("coup-de-maitre", status=Status.PUBLISHED)
-    question = card.ordered_slots()[2].question
-    question.difficulty = 1  # now easier than question 2
-    question.save()
-
-    note = after_edit(obj=question, user=reviewer, changed=True)
-
-    assert note
-    card.refresh_from_db()
-    assert card.status == Status.DRAFT
-
-
-def test_a_question_edited_by_an_editor_sends_its_published_card_back_to_review(editor):
-    card = make_card("coup-d-envoi", status=Status.PUBLISHED)
-    question = card.ordered_slots()[0].question
-    question.text = "Quelle est la couleur du cheval blanc d’Henri IV ?"
-    question.save()
-
-    after_edit(obj=question, user=editor, changed=True)
-
-    card.refresh_from_db()
-    question.refresh_from_db()
-    assert (card.status, question.status) == (Status.REVIEW, Status.REVIEW)
 
 
 # --- set_status_many --------------------------------------------------------------------------
