@@ -44,18 +44,42 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in envstr(name, default).split(",") if item.strip()]
 
 
+def sqlite_database(path: Path) -> dict:
+    """Return a DATABASES entry for a SQLite file that several editors can use at once."""
+    timeout = envint("SQLITE_BUSY_TIMEOUT", 20)
+    if timeout < 1:
+        raise ImproperlyConfigured(
+            f"SQLITE_BUSY_TIMEOUT must be a number of seconds of at least 1, not {timeout}.")
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": path,
+        "OPTIONS": {
+            # A writer waits this long for another writer's lock before "database is locked".
+            "timeout": timeout,
+            # BEGIN IMMEDIATE takes the write lock when a transaction starts, where waiting
+            # works; a deferred one that reads then writes fails at once if a writer came first.
+            # The cost: a transaction that only reads waits too (reversion opens one around
+            # admin change lists and forms), so none should hold the lock for long.
+            "transaction_mode": "IMMEDIATE",
+            # WAL lets reads go on while a write transaction is open; the mode is kept in the
+            # file. NORMAL is safe with WAL: a power cut may lose the last commits, not the file.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        },
+    }
+
+
 def envdatabase(name: str, default_sqlite: Path) -> dict:
     """Return a DATABASES entry from a sqlite:///path or postgres://user:pass@host/db URL."""
     url = envstr(name)
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite}
+        return sqlite_database(default_sqlite)
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
         path = unquote(parts.path)
         if not path or path == "/":
             raise ImproperlyConfigured(f"{name}: a sqlite URL needs a file, sqlite:///var/db.sqlite3.")
         # sqlite:///relative.db is relative to the project, sqlite:////abs.db is absolute.
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / path[1:]}
+        return sqlite_database(BASE_DIR / path[1:])
     if parts.scheme in ("postgres", "postgresql"):
         if not parts.path.strip("/"):
             raise ImproperlyConfigured(f"{name}: a PostgreSQL URL needs a database name.")
