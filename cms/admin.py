@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from . import services, snapshots
-from .admin_history import HistoryMixin
+from .admin_history import SEEN_SALT, HistoryMixin
 from .admin_import import PlateauImportExportMixin
 from .admin_site import forget_reports, reports_for
 from .games import GAMES, KINDS, content_games
@@ -165,9 +165,6 @@ class ContentForm(forms.ModelForm):
             return None
 
 
-SEEN_SALT = "plateau.seen"
-
-
 def sign_state(state) -> str:
     return signing.dumps(state, salt=SEEN_SALT, compress=True) if state else ""
 
@@ -190,7 +187,9 @@ def rows_from(formset) -> list[dict]:
     rows = []
     for index, form in enumerate(formset.forms):
         data = getattr(form, "cleaned_data", None) or {}
-        if not data or data.get("DELETE"):
+        # « Retirer », or the delete box that rows bound to the database would post.
+        deleted = form.data.get(form.add_prefix("DELETE")) in ("on", "true", "True", "1")
+        if not data or data.get("remove") or deleted:
             continue
         rows.append((data.get("position") or 0, index, data))
     rows.sort(key=lambda row: (row[0], row[1]))
@@ -259,7 +258,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         if getattr(obj, "has_correction", None) or (
                 getattr(obj, "has_correction", None) is None and obj.pending_correction()):
             badge += format_html(' <span class="plateau-correction" title="{}">{}</span>',
-                                 _("Une correction attend la relecture ; la version publiée "
+                                 _("Une correction attend la relecture ; la version publiée "
                                    "reste en jeu."), _("correction en attente"))
         return badge
 
@@ -271,6 +270,8 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
 
     def changelist_view(self, request, extra_context=None):
         token = _listing_request.set(request)
+        extra_context = {**(extra_context or {}),
+                         "plateau_can_recover": services.can_recover(request.user, self.model)}
         try:
             response = super().changelist_view(request, extra_context)
             # Render while the request is known to the list columns.
@@ -288,14 +289,12 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
             return obj
         obj.plateau_token = services.token_of(obj)
         obj.plateau_seen = services.shown_state(obj)
+        if not self.has_change_permission(request, obj):
+            return obj  # a reader sees the live rows, read-only
         version = getattr(request, "plateau_version", None)
-        correction = obj.pending_correction()
-        if version is not None:
-            shown = snapshots.of_version(version)
-        elif correction is not None:
-            shown = correction.data
-        else:
-            return obj
+        # Rows come from a snapshot, never bound to database rows: another editor's save
+        # cannot leave this page posting rows that no longer exist.
+        shown = snapshots.of_version(version) if version is not None else obj.plateau_seen
         snapshots.apply_fields(obj, shown)
         request.plateau_shown = shown
         return obj
@@ -350,7 +349,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         user = request.user
         recover = getattr(request, "plateau_recover", None)
         version = getattr(request, "plateau_version", None)
-        token = form.cleaned_data.get("plateau_token") or None
+        token = form.cleaned_data.get("plateau_token", "")
         as_correction = "_as_correction" in request.POST
         if recover is not None:
             saved = services.content_recover(version=recover, user=user, data=data)
@@ -362,7 +361,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
                                              as_correction=as_correction)
         else:
             saved = services.content_save(obj=obj, data=data, user=user,
-                                          token=None if not change else token,
+                                          token=token if change else None,
                                           seen=form.seen_state(), as_correction=as_correction)
         request.plateau_saved = saved
 
@@ -392,7 +391,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         if "_publish" in request.POST:
             if obj.status == Status.PUBLISHED:
                 if obj.pending_correction() is not None:
-                    self.publish_correction(request, obj)
+                    self.publish_correction(request, obj, token=services.token_of(obj))
             else:
                 self._move(request, obj, Status.PUBLISHED)
         elif "_submit_review" in request.POST and obj.status == Status.DRAFT:
@@ -402,8 +401,8 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         errors = [p for p in problems if p.is_error]
         if errors:
             messages.error(request, ngettext(
-                "%(n)s erreur à corriger : %(list)s",
-                "%(n)s erreurs à corriger : %(list)s", len(errors),
+                "%(n)s erreur à corriger : %(list)s",
+                "%(n)s erreurs à corriger : %(list)s", len(errors),
             ) % {"n": len(errors), "list": " · ".join(p.message for p in errors)})
         elif problems:
             messages.warning(request, " · ".join(p.message for p in problems))
@@ -420,6 +419,15 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         if correction is not None:
             return services.correction_problems(obj)
         return self.problems_of(request, obj)
+
+    def message_user(self, request, message, level=messages.INFO, extra_tags="",
+                     fail_silently=False):
+        saved = getattr(request, "plateau_saved", None)
+        if saved is not None and saved.correction is not None and level == messages.SUCCESS:
+            # Django's « modifié avec succès »: say what really happened.
+            message = _("Correction de « %(obj)s » enregistrée : elle attend la relecture, la "
+                        "version publiée reste en jeu.") % {"obj": saved.obj}
+        super().message_user(request, message, level, extra_tags, fail_silently)
 
     def response_add(self, request, obj, post_url_continue=None):
         return self._after_save(request, obj, super().response_add(request, obj,
@@ -442,7 +450,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
 
     @staticmethod
     def _refusal_message(request, obj, reasons):
-        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
+        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
             "obj": obj, "status": obj.get_status_display(),
             "why": " · ".join(str(r) for r in reasons)})
 
@@ -451,7 +459,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
             return super().delete_view(request, object_id, extra_context)
         except (Refused, ValidationError) as refusal:
             reasons = getattr(refusal, "reasons", None) or refusal.messages
-            messages.error(request, _("Rien n’a été supprimé : %(why)s") % {
+            messages.error(request, _("Rien n’a été supprimé : %(why)s") % {
                 "why": " · ".join(str(r) for r in reasons)})
             return HttpResponseRedirect(
                 reverse(f"admin:cms_{self.model._meta.model_name}_change",
@@ -468,24 +476,24 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
             except (Refused, ValidationError, PermissionDenied) as refusal:
                 reasons = getattr(refusal, "reasons", None) or getattr(
                     refusal, "messages", [_("Vous n’avez pas le droit de faire cela.")])
-                messages.error(request, _("« %(obj)s » n’est pas supprimé : %(why)s") % {
+                messages.error(request, _("« %(obj)s » n’est pas supprimé : %(why)s") % {
                     "obj": obj, "why": " · ".join(str(r) for r in reasons)})
         forget_reports(request)
 
     def _bulk_move(self, request, queryset, status):
         objects = list(queryset)
         try:
-            _moved, refused = set_status_many(objects=objects, status=status, user=request.user)
+            moved, refused = set_status_many(objects=objects, status=status, user=request.user)
         except PermissionDenied:
             messages.error(request, _("Vous n’avez pas le droit de faire cela."))
             return
         for obj, problems in refused.items():
             self._refusal_message(request, obj, [p.message for p in problems])
-        done = len(objects) - len(refused)
+        done = len({(type(item), item.pk) for item in moved})
         if done:
             messages.success(request, ngettext(
-                "%(n)s élément passé à « %(status)s ».",
-                "%(n)s éléments passés à « %(status)s ».", done,
+                "%(n)s élément passé à « %(status)s ».",
+                "%(n)s éléments passés à « %(status)s ».", done,
             ) % {"n": done, "status": Status(status).label})
 
     @admin.action(description=gettext_lazy("Envoyer en relecture"), permissions=["submit"])
@@ -586,12 +594,21 @@ class SortableInline(admin.TabularInline):
 
     def get_formset(self, request, obj=None, **kwargs):
         if getattr(request, "plateau_shown", None) is not None:
-            # Rows shown from a snapshot (a correction, a version) are new forms with no
-            # delete box: a row counts while its main field is filled, and goes emptied.
+            # Rows shown from a snapshot are new forms: a row counts while its main field
+            # is filled, and goes when emptied or ticked « retirer ».
             main = self.main_field
             kwargs["form"] = type(f"Snapshot{self.form.__name__}", (self.form,), {
-                "has_changed": lambda form: bool(form[main].value())})
+                "has_changed": lambda form: bool(form[main].value()),
+                "remove": forms.BooleanField(label=_("Retirer"), required=False),
+            })
+            kwargs["can_delete"] = False
         return super().get_formset(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        fields = list(super().get_fields(request, obj))
+        if getattr(request, "plateau_shown", None) is not None and "remove" not in fields:
+            fields.insert(fields.index("position"), "remove")
+        return fields
 
     def get_extra(self, request, obj=None, **kwargs):
         shown = getattr(request, "plateau_shown", None)
@@ -794,7 +811,9 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
 
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
-        if obj is not None and not obj.spec.paired:
+        shown = getattr(request, "plateau_shown", None) or {}
+        kind = obj.spec if obj is not None else KINDS.get(shown.get("kind", ""), (None, None))[1]
+        if kind is not None and not kind.paired:
             # Colour and twin only mean something for duel cards.
             return [fs for fs in fieldsets if "pair" not in fs[1]["fields"]]
         return fieldsets

@@ -3,12 +3,17 @@ withdrawal. Each page reads or writes through cms.snapshots and cms.services onl
 
 from django import forms
 from django.contrib import messages
+from django.contrib.admin.models import DELETION, LogEntry
 from django.contrib.admin.utils import quote, unquote
+from django.contrib.contenttypes.models import ContentType
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reversion.models import Version
@@ -16,11 +21,29 @@ from reversion.models import Version
 from . import services, snapshots
 from .admin_site import forget_reports
 
+SEEN_SALT = "plateau.seen"
+
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Motif"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000,
         help_text=gettext_lazy("Gardé dans l’historique, avec votre nom."))
+    # What the page showed: a correction changed since is not discarded unread.
+    token = forms.CharField(widget=forms.HiddenInput, required=False)
+
+
+def seen_state(request) -> dict | None:
+    """Return the state the posted change page showed (signed), if any."""
+    try:
+        return signing.loads(request.POST.get("plateau_seen", ""), salt=SEEN_SALT) or None
+    except signing.BadSignature:
+        return None
+
+
+def when(version) -> str:
+    """Return when a version was kept, in the site's time zone and the user's language."""
+    return date_format(timezone.localtime(version.revision.date_created),
+                       "SHORT_DATETIME_FORMAT")
 
 
 class HistoryMixin:
@@ -78,7 +101,7 @@ class HistoryMixin:
         rows = [{"version": v, "url": self._url("revision", quote(obj.pk), v.pk)}
                 for v in versions]
         return self._page(request, self.history_template, obj,
-                          _("Historique : %(obj)s") % {"obj": obj}, rows=rows,
+                          _("Historique : %(obj)s") % {"obj": obj}, rows=rows,
                           compare_url=self._url("compare", quote(obj.pk)),
                           corrections=obj.corrections.select_related(
                               "created_by", "decided_by").order_by("-created_at"),
@@ -93,7 +116,11 @@ class HistoryMixin:
         for key in ("a", "b"):
             value = request.GET.get(key, "current")
             if value == "current":
-                states.append((_("version actuelle"), services.shown_state(obj)))
+                states.append((_("version en jeu"), snapshots.of_object(obj)))
+                continue
+            if value == "correction" and obj.pending_correction() is not None:
+                states.append((_("correction en attente"),
+                               {**obj.pending_correction().data, "status": obj.status}))
                 continue
             try:
                 version = self.versions_of(obj).get(pk=int(value))
@@ -105,7 +132,7 @@ class HistoryMixin:
                 label_a.pk > label_b.pk):
             (label_a, a), (label_b, b) = (label_b, b), (label_a, a)
         return self._page(request, "admin/cms/compare.html", obj,
-                          _("Différences : %(obj)s") % {"obj": obj},
+                          _("Différences : %(obj)s") % {"obj": obj},
                           changes=snapshots.diff(self.model, a, b), before=label_a,
                           after=label_b, history_url=self._url("history", quote(obj.pk)))
 
@@ -114,12 +141,10 @@ class HistoryMixin:
         obj = self._object_or_404(request, object_id)
         version = get_object_or_404(self.versions_of(obj), pk=version_id)
         request.plateau_version = version
-        when = version.revision.date_created
         context = {"plateau_restoring": version,
                    "plateau_restore_diff": snapshots.diff(self.model, services.shown_state(obj),
                                                           snapshots.of_version(version)),
-                   "title": _("Restaurer la version du %(date)s") % {
-                       "date": when.strftime("%d/%m/%Y %H:%M")},
+                   "title": _("Restaurer la version du %(date)s") % {"date": when(version)},
                    **(extra_context or {})}
         return self.changeform_view(request, object_id, request.path, context)
 
@@ -131,9 +156,15 @@ class HistoryMixin:
             raise PermissionDenied
         deleted = (Version.objects.get_deleted(self.model).select_related("revision__user")
                    .order_by("-pk"))
-        rows = [{"version": v, "url": self._url("recover", v.pk)} for v in deleted]
+        deletions = {}
+        for entry in (LogEntry.objects.filter(
+                content_type=ContentType.objects.get_for_model(self.model),
+                action_flag=DELETION).select_related("user").order_by("action_time")):
+            deletions[entry.object_id] = entry
+        rows = [{"version": v, "url": self._url("recover", v.pk),
+                 "deletion": deletions.get(v.object_id)} for v in deleted]
         return self._page(request, "admin/cms/recover_list.html", None,
-                          _("Récupérer : %(what)s supprimé(e)s") % {
+                          _("Récupérer des %(what)s supprimées") % {
                               "what": self.opts.verbose_name_plural}, rows=rows)
 
     def recover_view(self, request, version_id, extra_context=None):
@@ -142,12 +173,12 @@ class HistoryMixin:
             raise PermissionDenied
         version = get_object_or_404(Version.objects.get_for_model(self.model), pk=version_id)
         if self.model.objects.filter(pk=version.object_id).exists():
-            messages.info(request, _("Ce contenu existe encore : voici son historique."))
+            messages.info(request, _("Ce contenu existe encore : voici son historique."))
             return HttpResponseRedirect(self._url("history", version.object_id))
         request.plateau_recover = version
         request.plateau_shown = snapshots.of_version(version)
         context = {"plateau_recovering": version,
-                   "title": _("Récupérer « %(obj)s »") % {"obj": version.object_repr},
+                   "title": _("Récupérer « %(obj)s »") % {"obj": version.object_repr},
                    **(extra_context or {})}
         return self.changeform_view(request, None, request.path, context)
 
@@ -157,21 +188,26 @@ class HistoryMixin:
         obj = self._object_or_404(request, object_id)
         if request.method != "POST":
             return HttpResponseRedirect(self._url("change", quote(obj.pk)))
-        self.publish_correction(request, obj)
+        self.publish_correction(request, obj, token=request.POST.get("plateau_token", ""),
+                                seen=seen_state(request))
         return HttpResponseRedirect(self._url("change", quote(obj.pk)))
 
-    def publish_correction(self, request, obj) -> bool:
+    def publish_correction(self, request, obj, *, token=None, seen=None) -> bool:
         try:
-            services.correction_publish(obj=obj, user=request.user)
+            services.correction_publish(obj=obj, user=request.user, token=token, seen=seen)
         except PermissionDenied:
             messages.error(request, _("Seul un relecteur publie une correction."))
             return False
+        except services.StaleEdit as stale:
+            messages.error(request, _("La correction n’est pas publiée : %(why)s") % {
+                "why": stale.describe()})
+            return False
         except services.Refused as refusal:
-            messages.error(request, _("La correction n’est pas publiée : %(why)s") % {
+            messages.error(request, _("La correction n’est pas publiée : %(why)s") % {
                 "why": " · ".join(str(r) for r in refusal.reasons)})
             return False
         forget_reports(request)
-        messages.success(request, _("Correction publiée : « %(obj)s » est à jour dans le jeu.")
+        messages.success(request, _("Correction publiée : « %(obj)s » est à jour dans le jeu.")
                          % {"obj": obj})
         return True
 
@@ -183,12 +219,19 @@ class HistoryMixin:
             return HttpResponseRedirect(self._url("change", quote(obj.pk)))
         if not services.can_discard(request.user, correction):
             raise PermissionDenied
-        form = ReasonForm(request.POST or None)
+        form = ReasonForm(request.POST or None,
+                          initial={"token": services.token_of(obj)})
         form.fields["reason"].required = False
         if request.method == "POST" and form.is_valid():
-            services.correction_discard(obj=obj, user=request.user,
-                                        reason=form.cleaned_data["reason"])
-            messages.success(request, _("Correction abandonnée : la version publiée reste "
+            try:
+                services.correction_discard(obj=obj, user=request.user,
+                                            reason=form.cleaned_data["reason"],
+                                            token=form.cleaned_data["token"])
+            except services.StaleEdit as stale:
+                messages.error(request, _("La correction n’est pas abandonnée : %(why)s") % {
+                    "why": stale.describe()})
+                return HttpResponseRedirect(self._url("change", quote(obj.pk)))
+            messages.success(request, _("Correction abandonnée : la version publiée reste "
                                         "inchangée."))
             return HttpResponseRedirect(self._url("change", quote(obj.pk)))
         return self._page(request, "admin/cms/correction_discard.html", obj,
@@ -208,16 +251,20 @@ class HistoryMixin:
             raise PermissionDenied
         form = ReasonForm(request.POST if "reason" in request.POST else None)
         if form.is_bound and form.is_valid():
-            done = 0
+            done = set()
             for obj in objects:
+                if (type(obj), obj.pk) in done:
+                    continue  # a duel twin, withdrawn with its pair
                 try:
-                    services.withdraw(obj=obj, user=request.user,
-                                      reason=form.cleaned_data["reason"])
+                    items = services.withdraw(obj=type(obj).objects.get(pk=obj.pk),
+                                              user=request.user,
+                                              reason=form.cleaned_data["reason"])
                 except services.Refused as refusal:
-                    messages.error(request, _("« %(obj)s » reste en jeu : %(why)s") % {
+                    messages.error(request, _("« %(obj)s » n’est pas retiré : %(why)s") % {
                         "obj": obj, "why": " · ".join(str(r) for r in refusal.reasons)})
                 else:
-                    done += 1
+                    done |= {(type(item), item.pk) for item in items}
+            done = len(done)
             if done:
                 messages.success(request, _("%(n)s élément(s) retiré(s) du jeu, repassé(s) en "
                                             "brouillon.") % {"n": done})

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.core import signing
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from import_export.admin import ImportExportMixin
 from import_export.forms import ConfirmImportForm, ImportForm
 
@@ -18,7 +18,7 @@ from .validators import megabytes
 
 
 def kind_choices(*, cards_only: bool):
-    return [("", gettext_lazy("— celui de la colonne « genre » —"))] + [
+    return [("", gettext_lazy("— celui de la colonne « genre » —"))] + [
         (game.name, [(k.slug, k.label) for k in game.kinds if k.is_card or not cards_only])
         for game in GAMES.values()
         if any(k.is_card or not cards_only for k in game.kinds)
@@ -42,7 +42,7 @@ class PlateauImportForm(ImportForm):
         limit = settings.PLATEAU_IMPORT_MAX_ZIP_BYTES
         if upload.size > limit:
             raise forms.ValidationError(
-                _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+                _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
                 code="file_too_large",
                 params={"size": megabytes(upload.size), "max": megabytes(limit)})
         return upload
@@ -53,12 +53,15 @@ class PlateauConfirmImportForm(ConfirmImportForm):
     # The version of every object the file names, as the preview found them (signed).
     tokens = forms.CharField(widget=forms.HiddenInput(), required=False)
 
-    def clean_tokens(self):
+    def clean(self):
+        cleaned = super().clean()
         try:
-            return signing.loads(self.cleaned_data["tokens"], salt=TOKENS_SALT)
+            cleaned["tokens"] = signing.loads(cleaned.get("tokens") or "", salt=TOKENS_SALT)
         except signing.BadSignature:
-            raise forms.ValidationError(
-                _("Aperçu périmé ou altéré : relancez l’import."), code="bad_tokens") from None
+            cleaned["tokens"] = None
+            self.add_error(None, forms.ValidationError(
+                _("Aperçu périmé ou altéré : relancez l’import."), code="bad_tokens"))
+        return cleaned
 
 
 TOKENS_SALT = "plateau.import.tokens"
@@ -118,7 +121,7 @@ class PlateauImportExportMixin(ImportExportMixin):
         name = kwargs.get("file_name") or form.cleaned_data.get("original_file_name", "")
         with reversion.create_revision():
             reversion.set_user(request.user)
-            reversion.set_comment(_("Import du fichier « %(name)s »") % {"name": name})
+            reversion.set_comment(_("Import du fichier « %(name)s »") % {"name": name})
             result = super().process_dataset(dataset, form, request, **kwargs)
             keep_in_revision(result)
         return result
@@ -128,7 +131,7 @@ class PlateauImportExportMixin(ImportExportMixin):
             # The content changed between the preview and the confirmation: nothing was
             # written; show why, as the preview would have.
             messages.error(request, _(
-                "Rien n’a été importé : le contenu a changé depuis l’aperçu ; les lignes "
+                "Rien n’a été importé : le contenu a changé depuis l’aperçu ; les lignes "
                 "concernées sont nommées ci-dessous."))
             context = self.get_import_context_data()
             context.update(self.admin_site.each_context(request))
@@ -145,6 +148,16 @@ class PlateauImportExportMixin(ImportExportMixin):
 
     def add_success_message(self, result, request):
         totals = result.totals
+        waiting = sum(1 for row in result.rows
+                      if getattr(row.instance, "_as_correction", False))
         messages.success(request, _(
-            "Import terminé : %(new)s ajouté(s), %(update)s modifié(s), %(skip)s inchangé(s)."
-        ) % {"new": totals["new"], "update": totals["update"], "skip": totals["skip"]})
+            "Import terminé : %(new)s ajouté(s), %(update)s modifié(s), %(skip)s inchangé(s)."
+        ) % {"new": totals["new"], "update": totals["update"] - waiting,
+             "skip": totals["skip"]})
+        if waiting:
+            messages.warning(request, ngettext(
+                "%(n)s ligne modifie du contenu publié : elle attend la relecture comme "
+                "correction, la version publiée reste en jeu.",
+                "%(n)s lignes modifient du contenu publié : elles attendent la relecture "
+                "comme corrections, les versions publiées restent en jeu.", waiting)
+                % {"n": waiting})

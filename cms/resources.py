@@ -445,8 +445,8 @@ class ContentResource(resources.ModelResource):
             user=self.user, obj=instance, before_status=before_status)
         if instance._as_correction:
             # Published content stays live: the row waits beside it as a correction.
-            instance.status = Status.PUBLISHED
-            return {}
+            error = services.import_correction_error(user=self.user, obj=instance)
+            return {"ref": error} if error is not None else {}
         error = services.import_status_error(user=self.user, obj=instance,
                                              status=instance.status, before=before_status)
         return {"status": error} if error is not None else {}

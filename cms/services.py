@@ -77,10 +77,14 @@ class StatusRefused(Refused):
 
 
 class EditRefused(Refused):
-    """An edit, restore, deletion or import that would break a rule."""
+    """An edit, restore, deletion or import that would break a rule (of other content,
+    often: each reason names what it is about)."""
 
     def __init__(self, problems: Sequence[Problem] = (), *, messages: Sequence[str] = ()):
         super().__init__(problems, messages=messages, code="edit_refused")
+        self.reasons = [
+            *[_("« %(target)s » : %(msg)s") % {"target": p.target, "msg": p.message}
+              if p.target is not None else p.message for p in self.problems], *messages]
 
 
 class StaleEdit(ValidationError):
@@ -92,14 +96,19 @@ class StaleEdit(ValidationError):
 
     def describe(self) -> str:
         who = self.by.get_username() if self.by is not None else _("quelqu’un")
-        head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
+        head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
                  "n’a été enregistré, votre saisie est restée dans le formulaire.") % {
             "obj": self.obj, "who": who}
         if not self.changes:
             return head
-        lines = " · ".join(_("%(what)s : « %(before)s » → « %(after)s »") % {
-            "what": c.label, "before": c.before, "after": c.after} for c in self.changes)
-        return f"{head} {_('Modifié entre-temps :')} {lines}"
+        return _("%(head)s Modifié entre-temps : %(changes)s") % {
+            "head": head, "changes": describe_changes(self.changes)}
+
+
+def describe_changes(changes: list[snapshots.Change]) -> str:
+    """Return changes on one line, as editors read them in a message."""
+    return " · ".join(_("%(what)s : « %(before)s » → « %(after)s »") % {
+        "what": c.label, "before": c.before, "after": c.after} for c in changes)
 
 
 class CorrectionOutdated(Refused):
@@ -107,11 +116,11 @@ class CorrectionOutdated(Refused):
 
     def __init__(self, changes: list[snapshots.Change]):
         self.changes = changes
-        detail = " · ".join(f"{c.label} : « {c.before} » → « {c.after} »" for c in changes)
+        detail = describe_changes(changes)
         super().__init__(messages=[_(
-            "La version publiée a changé depuis que cette correction a été proposée ; "
+            "La version publiée a changé depuis que cette correction a été proposée ; "
             "ouvrez la correction, vérifiez-la et enregistrez-la avant de la publier. "
-            "Changé dans la version publiée : %(detail)s") % {"detail": detail or "—"}],
+            "Changé dans la version publiée : %(detail)s") % {"detail": detail or "—"}],
             code="correction_outdated")
 
 
@@ -316,7 +325,7 @@ def _check_slots(card: Card, slots: list[int], *, movable: Iterable[int] = ()) -
                  .exclude(card__in=list(movable)).select_related("card", "question"))
     for slot in elsewhere:
         errors.append(ValidationError(
-            _("La question « %(q)s » est déjà sur la carte « %(card)s »."),
+            _("La question « %(q)s » est déjà sur la carte « %(card)s »."),
             code="question_on_another_card", params={"q": slot.question, "card": slot.card}))
     if errors:
         raise ValidationError({"slots": errors})
@@ -445,6 +454,10 @@ def _save(obj, data, user, *, token=None, seen=None, as_correction=False, commen
         slugs = {snapshots.apply_fields(model(), data).game.slug}
         if not obj._state.adding:
             slugs.add(obj.game.slug)
+        if not obj._state.adding and _same(obj, data):
+            # Saved unchanged: kept in history, but nothing moved for other editors.
+            _keep(obj, user, comment)
+            return Saved(obj)
         with guard(slugs):
             _write_live(obj, data, user)
             notes = _settle(obj, user)
@@ -463,7 +476,7 @@ def _save_published(obj, data, user, *, as_correction: bool, comment: str) -> Sa
     problems = [p for p in _own_problems(obj, data) if p.is_error]
     if data.get("kind") != obj.kind:
         raise ValidationError({"kind": ValidationError(
-            _("Le type d’un contenu publié ne change pas : retirez-le du jeu d’abord."),
+            _("Le type d’un contenu publié ne change pas : retirez-le du jeu d’abord."),
             code="published_kind")})
     if can_publish(user, type(obj)) and not as_correction and not problems:
         try:
@@ -477,11 +490,11 @@ def _save_published(obj, data, user, *, as_correction: bool, comment: str) -> Sa
                 _close(correction, user, CorrectionState.PUBLISHED)
             return Saved(obj)
     correction = _propose(obj, data, user)
-    notes = [_("La correction attend la relecture ; la version publiée reste en jeu.")]
+    notes = [_("La correction attend la relecture ; la version publiée reste en jeu.")]
     if problems:
         notes.append(ngettext(
-            "Elle ne peut pas être publiée : %(n)s erreur à corriger.",
-            "Elle ne peut pas être publiée : %(n)s erreurs à corriger.", len(problems))
+            "Elle ne peut pas être publiée : %(n)s erreur à corriger.",
+            "Elle ne peut pas être publiée : %(n)s erreurs à corriger.", len(problems))
             % {"n": len(problems)})
     return Saved(obj, correction, notes)
 
@@ -543,14 +556,14 @@ def _settle(obj, user) -> list[str]:
         errors = [p for p in report.about(item) if p.is_error]
         if not errors:
             continue
-        note = _("Repassé en brouillon : %(n)s erreur(s) à corriger avant relecture.") % {
+        note = _("Repassé en brouillon : %(n)s erreur(s) à corriger avant relecture.") % {
             "n": len(errors)}
         item.status = Status.DRAFT
         item.version += 1
         item.save(update_fields=["status", "version", "updated_at"])
         if item is not obj:
             _keep(item, user, note)
-            note = _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note}
+            note = _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note}
         notes.append(note)
     return notes
 
@@ -558,11 +571,17 @@ def _settle(obj, user) -> list[str]:
 # --- corrections --------------------------------------------------------------------------
 
 
-def correction_publish(*, obj, user, comment: str = "") -> Question | Card:
-    """Put obj's pending correction live; refuse when it has errors or is outdated."""
+def correction_publish(*, obj, user, comment: str = "", token: str | None = None,
+                       seen: dict | None = None) -> Question | Card:
+    """Put obj's pending correction live; refuse when it has errors or is outdated.
+
+    `token` (and `seen`) name the correction as the Relecteur read it: a correction
+    changed since is refused, with what changed, rather than published unread.
+    """
     if not can_publish(user, type(obj)):
         raise PermissionDenied
     with transaction.atomic(), reversion.create_revision():
+        check_token(obj, token, seen=seen)
         obj = type(obj).objects.select_for_update().get(pk=obj.pk)
         correction = obj.pending_correction()
         if correction is None:
@@ -591,14 +610,15 @@ def correction_problems(obj) -> list[Problem]:
     return _own_problems(obj, correction.data) if correction is not None else []
 
 
-def correction_discard(*, obj, user, reason: str = "") -> None:
-    """Drop obj's pending correction; the live version stays as it is."""
+def correction_discard(*, obj, user, reason: str = "", token: str | None = None) -> None:
+    """Drop obj's pending correction (as `token` names it); the live version stays."""
     correction = obj.pending_correction()
     if correction is None:
         return
     if not can_discard(user, correction):
         raise PermissionDenied
     with transaction.atomic():
+        check_token(obj, token)
         _close(correction, user, CorrectionState.DISCARDED, reason)
 
 
@@ -632,6 +652,8 @@ def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
         raise PermissionDenied
     moved: list[Question | Card] = []
     refused: dict[Question | Card, list[Problem]] = {}
+    if status != Status.PUBLISHED:
+        objects = [obj for obj in objects if obj.status != status]  # nothing to move
     if status == Status.PUBLISHED:
         for obj in [o for o in objects if o.status == Status.PUBLISHED]:
             objects.remove(obj)
@@ -645,7 +667,7 @@ def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
         for obj in [o for o in objects if o.status == Status.PUBLISHED]:
             objects.remove(obj)
             refused[obj] = [_message_problem(obj, StatusRefused(messages=[_(
-                "Publié : seul un relecteur le retire du jeu, avec un motif (action « Retirer "
+                "Publié : seul un relecteur le retire du jeu, avec un motif (action « Retirer "
                 "du jeu »).")]))]
     if status == Status.DRAFT:
         with transaction.atomic(), reversion.create_revision():
@@ -704,7 +726,7 @@ def _move(objects, status, user, comment: str = "") -> list[Question | Card]:
             item.first_published_at = now
         item.full_clean(exclude=["pair"] if isinstance(item, Card) else None)
         item.save()
-        _keep(item, user, comment or _("Statut : %(status)s") % {
+        _keep(item, user, comment or _("Statut : %(status)s") % {
             "status": Status(status).label})
     return items
 
@@ -738,7 +760,7 @@ def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
         raise ValidationError({"reason": ValidationError(
             _("Dites pourquoi ce contenu est retiré du jeu."), code="reason_missing")})
     if obj.status != Status.PUBLISHED:
-        raise StatusRefused(messages=[_("« %(obj)s » n’est pas publié.") % {"obj": obj}])
+        raise StatusRefused(messages=[_("« %(obj)s » n’est pas publié.") % {"obj": obj}])
     items = [obj]
     if isinstance(obj, Card) and obj.pair is not None and obj.pair.status == Status.PUBLISHED:
         items.append(obj.pair)
@@ -747,9 +769,9 @@ def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
                  if s.card.status == Status.PUBLISHED]
         if cards:
             raise StatusRefused(messages=[_(
-                "Cette question est sur la carte publiée « %(card)s » : retirez la carte du "
+                "Cette question est sur la carte publiée « %(card)s » : retirez la carte du "
                 "jeu, ou ôtez-en la question.") % {"card": cards[0]}])
-    comment = _("Retiré du jeu : %(reason)s") % {"reason": reason}
+    comment = _("Retiré du jeu : %(reason)s") % {"reason": reason}
     with transaction.atomic(), reversion.create_revision(), guard({obj.game.slug}):
         for item in items:
             item.status = Status.DRAFT
@@ -794,7 +816,7 @@ def _settle_one(card, user):
         card.status = Status.DRAFT
         card.version += 1
         card.save(update_fields=["status", "version", "updated_at"])
-        _keep(card, user, _("Repassé en brouillon : une de ses questions a été supprimée."))
+        _keep(card, user, _("Repassé en brouillon : une de ses questions a été supprimée."))
 
 
 def content_restore(*, obj, version: Version, user, data: dict | None = None,
@@ -828,17 +850,28 @@ def content_recover(*, version: Version, user, data: dict | None = None) -> Save
     if not can_recover(user, model):
         raise PermissionDenied
     if model.objects.filter(pk=version.object_id).exists():
-        raise ValidationError(_("Ce contenu existe encore : ouvrez son historique."),
+        raise ValidationError(_("Ce contenu existe encore : ouvrez son historique."),
                               code="not_deleted")
     data = dict(snapshots.of_version(version) if data is None else data)
     notes = []
     if model.objects.filter(ref=data.get("ref")).exists():
-        notes.append(_("Sa référence « %(ref)s » a été reprise entre-temps : il en reçoit "
+        notes.append(_("Sa référence « %(ref)s » a été reprise entre-temps : il en reçoit "
                        "une nouvelle.") % {"ref": data.get("ref")})
         data["ref"] = Question._meta.get_field("ref").get_default()
-    if model is Card and data.get("pair") and not Card.objects.filter(
-            pk=data["pair"], pair__isnull=True).exists():
-        data["pair"] = None
+    if model is Card:
+        if data.get("pair") and not Card.objects.filter(pk=data["pair"],
+                                                        pair__isnull=True).exists():
+            data["pair"] = None
+        kept = snapshots.of_version(version).get("slots", [])
+        gone = len(kept) - Question.objects.filter(pk__in=kept).count()
+        if gone:
+            notes.append(ngettext(
+                "%(n)s question de la carte n’existe plus : récupérez-la d’abord, ou "
+                "complétez la carte.",
+                "%(n)s questions de la carte n’existent plus : récupérez-les d’abord, ou "
+                "complétez la carte.", gone) % {"n": gone})
+            data["slots"] = [pk for pk in data.get("slots", [])
+                             if Question.objects.filter(pk=pk).exists()]
     obj = model(pk=int(version.object_id), status=Status.DRAFT,
                 created_by_id=version.field_dict.get("created_by_id"))
     if obj.created_by_id is not None and not get_user_model().objects.filter(
@@ -864,20 +897,20 @@ def import_status_error(*, user, obj, status: str, before: str | None) -> Valida
     """
     if before == Status.PUBLISHED and status != Status.PUBLISHED:
         return ValidationError(
-            _("Contenu publié : un fichier ne le retire pas du jeu (action « Retirer du jeu » "
-              "d’un relecteur). Laissez « publie »."), code="withdraw_by_file")
+            _("Contenu publié : un fichier ne le retire pas du jeu (action « Retirer du jeu » "
+              "d’un relecteur). Laissez « publie »."), code="withdraw_by_file")
     if status == Status.PUBLISHED and before != Status.PUBLISHED and user is not None and (
             not can_publish(user, type(obj))):
         return ValidationError(
-            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
+            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
             code="publish_denied")
     return None
 
 
 def edit_goes_to_correction(*, user, obj, before_status: str | None) -> bool:
     """Tell whether an imported change to this row waits as a correction (live untouched)."""
-    return before_status == Status.PUBLISHED and user is not None and not can_publish(
-        user, type(obj))
+    return (before_status == Status.PUBLISHED and obj.status == Status.PUBLISHED
+            and user is not None and not can_publish(user, type(obj)))
 
 
 def questions_write_many(*, created: list[Question], updated: list[Question], user,
@@ -953,8 +986,29 @@ def duel_pair(*, card: Card, partner: Card | None, user=None) -> None:
 
 
 def propose_many(*, items: Sequence[tuple[Question | Card, dict]], user) -> list[Correction]:
-    """Write imported changes to published content as pending corrections."""
-    return [_propose(obj, _normalise(type(obj), data), user) for obj, data in items]
+    """Write imported changes to published content as pending corrections.
+
+    A row that changes nothing proposes nothing.
+    """
+    written = []
+    for obj, data in items:
+        data = _normalise(type(obj), data)
+        if obj.pending_correction() is None and _same(obj, data):
+            continue
+        written.append(_propose(obj, data, user))
+    return written
+
+
+def import_correction_error(*, user, obj) -> ValidationError | None:
+    """Refuse a file's change to content whose pending correction is someone else's."""
+    correction = obj.pending_correction()
+    if correction is None or user is None or correction.created_by_id == user.pk:
+        return None
+    who = correction.created_by.get_username() if correction.created_by else _("quelqu’un")
+    return ValidationError(
+        _("« %(ref)s » a une correction en attente, proposée par %(who)s : qu’un relecteur "
+          "la publie ou l’abandonne avant de le corriger par fichier."),
+        code="correction_pending", params={"ref": obj.ref, "who": who})
 
 
 EDIT_PERMISSION_LABEL = gettext_lazy("Vous n’avez pas le droit de faire cela.")

@@ -414,3 +414,138 @@ def test_the_lists_filter_content_with_a_pending_correction(editor_client):
     listing = editor_client.get(changelist_url(Question), {"correction": "pending"})
 
     assert [q.pk for q in listing.context["cl"].result_list] == [waiting.pk]
+
+
+def test_a_restore_that_would_take_another_cards_question_is_refused_on_the_page(
+        editor_client):
+    card = make_card("coup-de-maitre")
+    save(editor_client, card, title="Première version")
+    [kept] = Version.objects.get_for_object(card)
+    moved = card.ordered_slots()[0].question
+    other = make_card("coup-de-maitre", questions=[], title="L’autre carte")
+    card.slots.filter(question=moved).delete()
+    other.slots.create(question=moved, position=1)
+    before = everything_but()
+
+    response = restore_page_post(editor_client, card, kept)
+
+    assert response.status_code == 200
+    assert "est déjà sur la carte « Coup de maître · L’autre carte »" in page_text(response)
+    assert everything_but() == before
+
+
+def test_a_row_ticked_remove_leaves_the_question(editor_client):
+    question = make_question("echelle", text="Quatre propositions ?")
+    data = form_data(editor_client.get(change_url(question)), _save="1")
+    data["propositions-3-remove"] = "on"
+
+    assert editor_client.post(change_url(question), data).status_code == 302
+
+    assert [p.text for p in live(question).propositions.all()] == [
+        "Proposition 1", "Proposition 2", "Proposition 3"]
+
+
+def test_a_page_left_open_while_another_editor_removed_a_row_is_refused_then_saves(
+        editor, reviewer):
+    question = make_question("echelle", text="Avant ?")
+    hers, his = logged_in(editor), logged_in(reviewer)
+    her_page = form_data(hers.get(change_url(question)), text="Sa version ?", _save="1")
+    his_page = form_data(his.get(change_url(question)), _save="1")
+    his_page["propositions-3-remove"] = "on"
+    assert his.post(change_url(question), his_page).status_code == 302
+
+    refused = hers.post(change_url(question), her_page)
+
+    assert refused.status_code == 200
+    assert "Proposition D" in page_text(refused)  # what changed meanwhile is named
+    again = form_data(refused)
+    assert again["text"] == "Sa version ?"
+    again["_save"] = "1"
+    assert hers.post(change_url(question), again).status_code == 302
+    assert live(question).text == "Sa version ?"
+
+
+def test_a_page_opened_before_a_correction_appeared_keeps_its_rows_when_refused(
+        editor, reviewer):
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    hers, his = logged_in(editor), logged_in(reviewer)
+    her_page = form_data(hers.get(change_url(question)), _save="1")
+    his_page = form_data(his.get(change_url(question)), text="Sa correction ?", _save="1")
+    her_page["propositions-0-text"] = "Proposition A revue"
+    assert hers.post(change_url(question), her_page).status_code == 302  # a correction
+
+    refused = his.post(change_url(question), his_page)
+
+    assert refused.status_code == 200
+    again = form_data(refused)
+    assert [again[f"propositions-{n}-text"] for n in range(4)] == [
+        "Proposition 1", "Proposition 2", "Proposition 3", "Proposition 4"]
+    again["_as_correction"] = "1"
+    assert his.post(change_url(question), again).status_code == 302
+    assert question.corrections.get().data["text"] == "Sa correction ?"
+
+
+def test_publishing_a_correction_changed_since_the_page_was_read_is_refused(editor, reviewer):
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    hers, his = logged_in(editor), logged_in(reviewer)
+    save(hers, question, text="Première correction ?")
+    his_page = form_data(his.get(change_url(question)))
+    save(hers, question, text="Correction jamais relue ?")
+
+    response = his.post(url(question, "correction_publish"), his_page, follow=True)
+
+    assert live(question).text == "En jeu ?"
+    text = page_text(response)
+    assert "La correction n’est pas publiée" in text
+    assert "« Première correction ? » → « Correction jamais relue ? »" in text
+
+
+def test_discarding_a_correction_changed_since_the_page_was_read_is_refused(editor, reviewer):
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    hers, his = logged_in(editor), logged_in(reviewer)
+    save(hers, question, text="Première correction ?")
+    discard = url(question, "correction_discard")
+    token = re.search(r'name="token" value="([^"]*)"', his.get(discard).content.decode())
+    save(hers, question, text="Seconde correction ?")
+
+    his.post(discard, {"reason": "Non", "token": token.group(1)})
+
+    assert question.corrections.get().state == CorrectionState.PENDING
+
+
+def test_a_save_without_the_pages_version_is_refused(editor_client):
+    question = make_question("echelle", text="Avant ?")
+
+    response = save(editor_client, question, text="Après ?", plateau_token="")
+
+    assert response.status_code == 200
+    assert live(question).text == "Avant ?"
+
+
+def test_an_editors_file_cannot_replace_someone_elses_pending_correction(editor, reviewer):
+    question = make_question("echelle", status=Status.PUBLISHED, ref="en-jeu", step=1,
+                             difficulty=1, text="En jeu ?")
+    services.content_save(obj=question, data={**snapshots.of_object(question),
+                                              "anecdote": "Note du relecteur."},
+                          user=reviewer, as_correction=True)
+    hers = logged_in(editor)
+    rows = [ladder_row("en-jeu", step=1, difficulty=1, status="publie", text="Autre ?")]
+
+    response = upload(hers, ladder_file(*rows))
+
+    assert "a une correction en attente, proposée par relecteur" in page_text(response)
+    correction = question.corrections.get()
+    assert (correction.data["anecdote"], correction.created_by) == ("Note du relecteur.",
+                                                                    reviewer)
+
+
+def test_an_editors_file_cannot_take_published_content_out_of_the_game(editor_client):
+    question = make_question("echelle", status=Status.PUBLISHED, ref="en-jeu", step=1,
+                             difficulty=1)
+    rows = [ladder_row("en-jeu", step=1, difficulty=1, status="relecture")]
+
+    response = upload(editor_client, ladder_file(*rows))
+
+    assert "un fichier ne le retire pas du jeu" in page_text(response)
+    assert not question.corrections.exists()
+    assert live(question).status == Status.PUBLISHED

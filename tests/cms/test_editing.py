@@ -385,3 +385,30 @@ def test_restoring_a_card_slot_onto_another_cards_question_is_refused(editor):
         services.content_restore(obj=live(card), version=kept, user=editor)
 
     assert state_of_everything() == before
+
+
+# --- one identity for a problem -------------------------------------------------------------
+
+
+def test_publishing_a_question_that_improves_a_bent_ladder_is_allowed(reviewer):
+    # The ladder already goes down between steps 4 (average 2) and 5 (average 1.0).
+    make_question("echelle", step=4, difficulty=2, status=Status.PUBLISHED)
+    make_question("echelle", step=5, difficulty=1, status=Status.PUBLISHED)
+    better = make_question("echelle", step=5, difficulty=2)  # step 5 average: 1.5
+
+    services.set_status(obj=better, status=Status.PUBLISHED, user=reviewer)
+
+    assert live(better).status == Status.PUBLISHED
+
+
+def test_publishing_a_question_that_bends_the_ladder_further_is_refused(reviewer):
+    make_question("echelle", step=4, difficulty=3, status=Status.PUBLISHED)
+    make_question("echelle", step=5, difficulty=2, status=Status.PUBLISHED)
+    worse = make_question("echelle", step=5, difficulty=1)  # step 5 average: 2 -> 1.5
+
+    with pytest.raises(services.StatusRefused) as refusal:
+        services.set_status(obj=worse, status=Status.PUBLISHED, user=reviewer)
+
+    assert [(p.code, dict(p.params)) for p in refusal.value.problems] == [
+        ("ladder_difficulty_down", {"step": 5, "lower": 4})]
+    assert live(worse).status == Status.DRAFT

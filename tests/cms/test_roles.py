@@ -158,13 +158,19 @@ def _corrected_by(author):
 def publish_correction(user):
     question = _corrected_by(someone_else())
     client = browser(user)
-    client.post(reverse("admin:cms_question_correction_publish", args=[question.pk]), {})
+    # The button posts the page's form to the correction's address (formaction).
+    page = client.get(change_url(question))
+    client.post(reverse("admin:cms_question_correction_publish", args=[question.pk]),
+                form_data(page) if page.status_code == 200 else {})
     return live(question).text == "Corrigée ?"
 
 
 def _discard(user, question):
-    browser(user).post(reverse("admin:cms_question_correction_discard", args=[question.pk]),
-                       {"reason": "Inutile"})
+    client = browser(user)
+    url = reverse("admin:cms_question_correction_discard", args=[question.pk])
+    page = client.get(url)
+    token = re.search(r'name="token" value="([^"]*)"', page.content.decode())
+    client.post(url, {"reason": "Inutile", "token": token.group(1) if token else ""})
     return Correction.objects.get(question=question).state == CorrectionState.DISCARDED
 
 

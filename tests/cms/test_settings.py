@@ -104,9 +104,9 @@ def test_envlist_of_an_empty_default_is_an_empty_list(monkeypatch):
 
 def test_envdatabase_defaults_to_the_given_sqlite_file(monkeypatch, tmp_path):
     monkeypatch.delenv("PLATEAU_DB", raising=False)
-    assert envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3") == {
-        "ENGINE": "django.db.backends.sqlite3", "NAME": tmp_path / "db.sqlite3",
-    }
+    database = envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3")
+    assert (database["ENGINE"], database["NAME"]) == (
+        "django.db.backends.sqlite3", tmp_path / "db.sqlite3")
 
 
 def test_envdatabase_parses_a_postgres_url(monkeypatch, tmp_path):
@@ -133,9 +133,9 @@ def test_envdatabase_accepts_the_postgresql_scheme_without_a_port(monkeypatch, t
 
 def test_envdatabase_reads_a_relative_sqlite_url_from_the_project(monkeypatch, tmp_path):
     monkeypatch.setenv("PLATEAU_DB", "sqlite:///var/x.sqlite3")
-    assert envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3") == {
-        "ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "var" / "x.sqlite3",
-    }
+    database = envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3")
+    assert (database["ENGINE"], database["NAME"]) == (
+        "django.db.backends.sqlite3", BASE_DIR / "var" / "x.sqlite3")
     assert BASE_DIR == PROJECT
 
 
