@@ -6,9 +6,11 @@ from pathlib import Path
 
 import reversion
 from django.core.management.base import CommandError
+from django.db.models import prefetch_related_objects
 from import_export.command_utils import get_format_class, get_resource_class
 
 from .formats import FORMATS_BY_EXTENSION, FORMATS_BY_NAME
+from .models import Card, Question
 from .resources import RESOURCES
 
 
@@ -45,11 +47,18 @@ def keep_in_revision(result) -> None:
     """Add what a successful import wrote to the revision being recorded."""
     if failed(result):
         return
-    for row in result.rows:
-        instance = row.instance
-        if (instance is not None and instance.pk is not None
-                and not getattr(instance, "_as_correction", False)):  # live unchanged
-            reversion.add_to_revision(instance)
+    written = [row.instance for row in result.rows
+               if row.instance is not None and row.instance.pk is not None
+               and not getattr(row.instance, "_as_correction", False)]  # live unchanged
+    # The revision follows each question's propositions and each card's slots: load them
+    # in a few queries, not one per row.
+    for model, relation in ((Question, "propositions"), (Card, "slots")):
+        instances = [obj for obj in written if isinstance(obj, model)]
+        for obj in instances:
+            getattr(obj, "_prefetched_objects_cache", {}).pop(relation, None)
+        prefetch_related_objects(instances, relation)
+    for instance in written:
+        reversion.add_to_revision(instance)
 
 
 def failed(result) -> bool:

@@ -208,3 +208,78 @@ def test_reads_go_on_and_a_second_writer_waits_while_a_long_write_holds_the_lock
     # WAL is kept in the file itself.
     with closing(sqlite3.connect(tmp_path / "db.sqlite3")) as connection:
         assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+# An editor logged in before the write, browsing the admin while it goes on.
+EDITOR_SESSION = """
+import json
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.models import Group, User
+from django.contrib.sessions.backends.db import SessionStore
+from cms.models import Question
+
+user = User.objects.create_user("relectrice", password="x", is_staff=True)
+user.groups.add(Group.objects.get(name="Relecteur"))
+question = Question.objects.create(kind="echelle", text="Lue pendant l’import ?",
+                                   difficulty=1, step=1)
+session = SessionStore()
+session[SESSION_KEY] = str(user.pk)
+session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+session.save()
+print(json.dumps({"session": session.session_key, "question": question.pk}), flush=True)
+"""
+
+ADMIN_READER = """
+import json, sys, time
+from django.conf import settings
+from django.test import Client
+
+def say(event, **data):
+    print(json.dumps({"event": event, "t": time.time(), **data}), flush=True)
+
+client = Client()
+client.cookies[settings.SESSION_COOKIE_NAME] = sys.argv[-2]
+pages = ["/admin/", "/admin/cms/question/?game=millionnaire",
+         f"/admin/cms/question/{sys.argv[-1]}/change/",
+         f"/admin/cms/question/{sys.argv[-1]}/history/",
+         "/admin/jeux/millionnaire/problemes/"]
+say("reading")
+for page in pages:
+    start = time.time()
+    say("page", url=page, status=client.get(page).status_code, start=start)
+"""
+
+
+def test_admin_pages_open_while_a_long_write_holds_the_lock(tmp_path):
+    env = {**manage_env(tmp_path), "ALLOWED_HOSTS": "testserver"}
+    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"],
+                             cwd=django_settings.BASE_DIR, env=env, capture_output=True,
+                             text=True, timeout=60)
+    assert migrate.returncode == 0, migrate.stderr
+    setup = shell(env, EDITOR_SESSION)
+    out, err = setup.communicate(timeout=60)
+    assert setup.returncode == 0, err
+    known = json.loads(out.splitlines()[-1])
+
+    processes = [long_write := shell(env, LONG_WRITE, stdin=subprocess.PIPE)]
+    try:
+        next_event(long_write, "begun")
+        next_event(long_write, "inserted")
+        code = ADMIN_READER.replace("sys.argv[-2]", repr(known["session"])).replace(
+            "sys.argv[-1]", repr(str(known["question"])))
+        processes.append(reader := shell(env, code))
+        pages = [e for e in events(reader) if e["event"] == "page"]
+        still_writing = long_write.poll() is None
+        long_write.stdin.write("commit\n")
+        long_write.stdin.flush()
+        assert long_write.wait(30) == 0, long_write.stderr.read()
+    finally:
+        for process in processes:
+            process.kill()
+
+    # Every page opened, quickly, while the write still held the lock.
+    assert still_writing
+    assert [(p["url"], p["status"]) for p in pages if p["status"] != 200] == []
+    assert len(pages) == 5
+    assert max(p["t"] - p["start"] for p in pages) < 10
