@@ -15,18 +15,19 @@ once:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 
 import reversion
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import File
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from reversion.models import Version
 
 from . import snapshots
@@ -228,7 +229,7 @@ def check_token(obj, token: str | None, *, seen: dict | None = None) -> None:
 
 
 @contextmanager
-def guard(slugs: Iterable[str], *, what=None):
+def guard(slugs: Iterable[str]):
     """Refuse (and roll back) writes that leave published content with a new error.
 
     Run inside a transaction: the body writes, then every game it touched is checked again;
@@ -264,10 +265,6 @@ class Saved:
     correction: Correction | None = None
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def live_changed(self) -> bool:
-        return self.correction is None
-
 
 def _keep(obj, user, comment: str) -> None:
     """Record obj as it now is, with its propositions or slots, in the open revision."""
@@ -286,8 +283,6 @@ def _store_image(value) -> str:
     if isinstance(value, str):
         return value
     if hasattr(value, "name") and not hasattr(value, "storage"):  # an uploaded file
-        from django.core.files.storage import default_storage
-
         upload_to = Question._meta.get_field("image")
         name = upload_to.generate_filename(None, value.name)
         return default_storage.save(name, File(value))
@@ -458,7 +453,7 @@ def _save(obj, data, user, *, token=None, seen=None, as_correction=False, commen
             # Saved unchanged: kept in history, but nothing moved for other editors.
             _keep(obj, user, comment)
             return Saved(obj)
-        with guard(slugs):
+        with guard(slugs) if _reaches_published(obj, data) else nullcontext():
             _write_live(obj, data, user)
             notes = _settle(obj, user)
         correction = obj.pending_correction() if obj.pk else None
@@ -497,6 +492,20 @@ def _save_published(obj, data, user, *, as_correction: bool, comment: str) -> Sa
             "Elle ne peut pas être publiée : %(n)s erreurs à corriger.", len(problems))
             % {"n": len(problems)})
     return Saved(obj, correction, notes)
+
+
+def _reaches_published(obj, data) -> bool:
+    """Tell whether writing unpublished obj could change published content.
+
+    A draft question matters to the game only through a published card that prints it; a
+    draft card only through the duel twins it takes or releases. Everything else spares
+    the guard its two validations of a whole game.
+    """
+    if obj._state.adding:
+        return isinstance(obj, Card) and bool(data.get("pair"))
+    if isinstance(obj, Question):
+        return obj.slots.filter(card__status=Status.PUBLISHED).exists()
+    return data.get("pair") != obj.pair_id
 
 
 def _same(obj, data) -> bool:
@@ -1010,5 +1019,3 @@ def import_correction_error(*, user, obj) -> ValidationError | None:
           "la publie ou l’abandonne avant de le corriger par fichier."),
         code="correction_pending", params={"ref": obj.ref, "who": who})
 
-
-EDIT_PERMISSION_LABEL = gettext_lazy("Vous n’avez pas le droit de faire cela.")
