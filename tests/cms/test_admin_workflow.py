@@ -39,7 +39,7 @@ def everything_but(*objects) -> dict:
               for model in (Question, Card) for obj in model.objects.all()
               if (model.__name__, obj.pk) not in skip}
     states["corrections"] = sorted(
-        (c.question_id, c.card_id, c.state, c.revision, str(c.data))
+        (c.question_id or 0, c.card_id or 0, c.state, c.revision, str(c.data))
         for c in Correction.objects.all()
         if ("Question", c.question_id) not in skip and ("Card", c.card_id) not in skip)
     return states
