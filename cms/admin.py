@@ -4,13 +4,16 @@ import contextvars
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
 from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Count, Exists
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -144,14 +147,25 @@ class ContentForm(forms.ModelForm):
             self.initial["plateau_seen"] = sign_state(getattr(instance, "plateau_seen", None))
         refusal = getattr(self.plateau_request, "plateau_refusal", None)
         if isinstance(refusal, StaleEdit) and self.is_bound:
-            # Shown what changed, the editor may save again over the current version.
-            self.data = self.data.copy()
-            self.data["plateau_token"] = services.token_of(refusal.obj)
-            self.data["plateau_seen"] = sign_state(services.shown_state(refusal.obj))
+            self.catch_up(refusal.obj)
+
+    def catch_up(self, current):
+        """Shown what changed, the editor may save again over the current version."""
+        self.data = self.data.copy()
+        self.data["plateau_token"] = services.token_of(current)
+        self.data["plateau_seen"] = sign_state(services.shown_state(current))
 
     def clean(self):
         cleaned = super().clean()
         refusal = getattr(self.plateau_request, "plateau_refusal", None)
+        if refusal is None and self.instance.pk and not self.instance._state.adding:
+            # Said first, even when rows that another editor removed no longer validate.
+            try:
+                services.check_token(self.instance, cleaned.get("plateau_token", ""),
+                                     seen=self.seen_state())
+            except StaleEdit as stale:
+                refusal = stale
+                self.catch_up(stale.obj)
         if refusal is not None:
             for field, errors in refusal_errors(refusal):
                 self.add_error(field if field in self.fields else None, errors)
@@ -159,7 +173,7 @@ class ContentForm(forms.ModelForm):
 
     def seen_state(self) -> dict | None:
         try:
-            return signing.loads(self.cleaned_data.get("plateau_seen") or "",
+            return signing.loads(self.data.get("plateau_seen") or "",
                                  salt=SEEN_SALT) or None
         except signing.BadSignature:
             return None
@@ -229,7 +243,38 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         actions = super().get_actions(request)
         if not super().has_delete_permission(request):
             actions.pop("delete_selected", None)
+        elif "delete_selected" in actions:
+            _func, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (type(self).delete_selected_whole, name, description)
         return actions
+
+    def delete_selected_whole(self, request, queryset):
+        """Delete the selection whole or not at all: what one deletion would break is said
+        before anything is deleted (or logged as deleted)."""
+        if request.POST.get("post"):
+            reasons = self.deletion_refusals(request, list(queryset))
+            if reasons:
+                for reason in reasons:
+                    messages.error(request, reason)
+                messages.error(request, _("Rien n’a été supprimé."))
+                return None
+        return delete_selected(self, request, queryset)
+
+    def deletion_refusals(self, request, objects) -> list[str]:
+        """Try the deletions in a transaction rolled back; return why any would be refused."""
+        reasons = []
+        with transaction.atomic():
+            for obj in objects:
+                try:
+                    services.content_delete(obj=type(obj).objects.get(pk=obj.pk),
+                                            user=request.user)
+                except (Refused, ValidationError, PermissionDenied) as refusal:
+                    why = getattr(refusal, "reasons", None) or getattr(
+                        refusal, "messages", None) or [_("Vous n’avez pas le droit de faire cela.")]
+                    reasons.append(_("« %(obj)s » ne peut pas être supprimé : %(why)s") % {
+                        "obj": obj, "why": " · ".join(str(r) for r in why)})
+            transaction.set_rollback(True)
+        return reasons
 
     def problems_of(self, request, obj):
         if obj is None or obj.pk is None:
@@ -495,6 +540,9 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
                 "%(n)s élément passé à « %(status)s ».",
                 "%(n)s éléments passés à « %(status)s ».", done,
             ) % {"n": done, "status": Status(status).label})
+        elif not refused:
+            messages.info(request, _("Rien à changer : la sélection est déjà « %(status)s ».")
+                          % {"status": Status(status).label})
 
     @admin.action(description=gettext_lazy("Envoyer en relecture"), permissions=["submit"])
     def send_to_review(self, request, queryset):
@@ -552,6 +600,9 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
             "plateau_form_token": context["adminform"].form["plateau_token"],
             "plateau_form_seen": context["adminform"].form["plateau_seen"],
         })
+        if live is not None:
+            # The breadcrumb and the title name the content as it is in the game.
+            context.update({"original": live, "subtitle": str(live)})
         if restoring or recovering:
             context["show_save_and_continue"] = False
             context["show_save_and_add_another"] = False
@@ -565,8 +616,29 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
 # --- questions ----------------------------------------------------------------------------
 
 
+class PositionOrderedFormSet(BaseInlineFormSet):
+    """Rows shown again (after an error) in the order their posted positions give, which is
+    the order the editor left them in: cms/reorder.js numbers positions from the page."""
+
+    @cached_property
+    def forms(self):
+        forms = list(super().forms)
+        if not self.is_bound:
+            return forms
+
+        def place(indexed):
+            index, form = indexed
+            value = form.data.get(form.add_prefix("position"), "")
+            return (int(value), index) if str(value).isdigit() and int(value) else (
+                10_000, index)
+
+        return [form for _index, form in sorted(enumerate(forms), key=place)]
+
+
 class SortableInline(admin.TabularInline):
     """Rows an editor orders with ▲/▼ buttons (cms/reorder.js fills the hidden positions)."""
+
+    formset = PositionOrderedFormSet
 
     classes = ["plateau-sortable"]
     readonly_fields = ["move"]
@@ -734,6 +806,12 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
 class SlotForm(forms.ModelForm):
     """A card's slot: which card holds a question is checked by cms.services on save, where
     every path checks it (a row shown from a correction is new here, yet the same slot)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.instance.question_id and self.initial.get("question"):
+            # A row shown from a snapshot: its question's difficulty and status show too.
+            self.instance.question_id = self.initial["question"]
 
     def full_clean(self):
         super().full_clean()

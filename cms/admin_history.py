@@ -20,6 +20,7 @@ from reversion.models import Version
 
 from . import services, snapshots
 from .admin_site import forget_reports
+from .models import Question
 
 SEEN_SALT = "plateau.seen"
 
@@ -30,14 +31,23 @@ class ReasonForm(forms.Form):
         help_text=gettext_lazy("Gardé dans l’historique, avec votre nom."))
     # What the page showed: a correction changed since is not discarded unread.
     token = forms.CharField(widget=forms.HiddenInput, required=False)
+    seen = forms.CharField(widget=forms.HiddenInput, required=False)
+
+
+def sign_seen(state) -> str:
+    return signing.dumps(state, salt=SEEN_SALT, compress=True) if state else ""
+
+
+def load_seen(signed: str) -> dict | None:
+    try:
+        return signing.loads(signed or "", salt=SEEN_SALT) or None
+    except signing.BadSignature:
+        return None
 
 
 def seen_state(request) -> dict | None:
     """Return the state the posted change page showed (signed), if any."""
-    try:
-        return signing.loads(request.POST.get("plateau_seen", ""), salt=SEEN_SALT) or None
-    except signing.BadSignature:
-        return None
+    return load_seen(request.POST.get("plateau_seen", ""))
 
 
 def when(version) -> str:
@@ -176,8 +186,15 @@ class HistoryMixin:
             messages.info(request, _("Ce contenu existe encore : voici son historique."))
             return HttpResponseRedirect(self._url("history", version.object_id))
         request.plateau_recover = version
-        request.plateau_shown = snapshots.of_version(version)
-        context = {"plateau_recovering": version,
+        shown = snapshots.of_version(version)
+        gone = []
+        if "slots" in shown:
+            there = set(Question.objects.filter(pk__in=shown["slots"]).values_list("pk",
+                                                                                  flat=True))
+            gone = [pk for pk in shown["slots"] if pk not in there]
+            shown["slots"] = [pk for pk in shown["slots"] if pk in there]
+        request.plateau_shown = shown
+        context = {"plateau_recovering": version, "plateau_gone": len(gone),
                    "title": _("Récupérer « %(obj)s »") % {"obj": version.object_repr},
                    **(extra_context or {})}
         return self.changeform_view(request, None, request.path, context)
@@ -200,7 +217,7 @@ class HistoryMixin:
             return False
         except services.StaleEdit as stale:
             messages.error(request, _("La correction n’est pas publiée : %(why)s") % {
-                "why": stale.describe()})
+                "why": stale.describe(in_form=False)})
             return False
         except services.Refused as refusal:
             messages.error(request, _("La correction n’est pas publiée : %(why)s") % {
@@ -219,21 +236,28 @@ class HistoryMixin:
             return HttpResponseRedirect(self._url("change", quote(obj.pk)))
         if not services.can_discard(request.user, correction):
             raise PermissionDenied
-        form = ReasonForm(request.POST or None,
-                          initial={"token": services.token_of(obj)})
+        form = ReasonForm(request.POST or None, initial={
+            "token": services.token_of(obj), "seen": sign_seen(services.shown_state(obj))})
         form.fields["reason"].required = False
         if request.method == "POST" and form.is_valid():
             try:
                 services.correction_discard(obj=obj, user=request.user,
                                             reason=form.cleaned_data["reason"],
-                                            token=form.cleaned_data["token"])
+                                            token=form.cleaned_data["token"],
+                                            seen=load_seen(form.cleaned_data["seen"]))
             except services.StaleEdit as stale:
+                # Shown again with the reason kept and the current correction to read.
                 messages.error(request, _("La correction n’est pas abandonnée : %(why)s") % {
-                    "why": stale.describe()})
+                    "why": stale.describe(in_form=False)})
+                form = ReasonForm(initial={
+                    "reason": form.cleaned_data["reason"], "token": services.token_of(obj),
+                    "seen": sign_seen(services.shown_state(obj))})
+                form.fields["reason"].required = False
+                correction = obj.pending_correction()
+            else:
+                messages.success(request, _("Correction abandonnée : la version publiée reste "
+                                            "inchangée."))
                 return HttpResponseRedirect(self._url("change", quote(obj.pk)))
-            messages.success(request, _("Correction abandonnée : la version publiée reste "
-                                        "inchangée."))
-            return HttpResponseRedirect(self._url("change", quote(obj.pk)))
         return self._page(request, "admin/cms/correction_discard.html", obj,
                           _("Abandonner la correction"), form=form, correction=correction,
                           changes=snapshots.diff(self.model, snapshots.of_object(obj),

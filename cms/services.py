@@ -19,15 +19,16 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 
 import reversion
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import File
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from reversion.models import Version
 
 from . import snapshots
@@ -55,6 +56,14 @@ STATUS_PERMISSION = {
     Status.REVIEW: "submit",
     Status.PUBLISHED: "publish",
 }
+
+
+def site_text(message: str, **params) -> str:
+    """Translate a history comment (marked with gettext_noop) into the site's language,
+    whoever's page wrote it: the history is read by every editor."""
+    with translation.override(settings.LANGUAGE_CODE):
+        text = gettext(message)
+        return text % {k: str(v) for k, v in params.items()} if params else text
 
 
 # --- refusals -----------------------------------------------------------------------------
@@ -95,11 +104,15 @@ class StaleEdit(ValidationError):
         self.obj, self.changes, self.by, self.at = obj, changes, by, at
         super().__init__(self.describe(), code="stale_edit")
 
-    def describe(self) -> str:
+    def describe(self, *, in_form: bool = True) -> str:
         who = self.by.get_username() if self.by is not None else _("quelqu’un")
-        head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
-                 "n’a été enregistré, votre saisie est restée dans le formulaire.") % {
-            "obj": self.obj, "who": who}
+        if in_form:
+            head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
+                     "n’a été enregistré, votre saisie est restée dans le formulaire.") % {
+                "obj": self.obj, "who": who}
+        else:
+            head = _("« %(obj)s » a été modifié par %(who)s depuis que vous l’avez ouvert : "
+                     "rien n’a été fait.") % {"obj": self.obj, "who": who}
         if not self.changes:
             return head
         return _("%(head)s Modifié entre-temps : %(changes)s") % {
@@ -264,13 +277,14 @@ class Saved:
     obj: Question | Card
     correction: Correction | None = None
     notes: list[str] = field(default_factory=list)
+    changed: bool = True
 
 
 def _keep(obj, user, comment: str) -> None:
     """Record obj as it now is, with its propositions or slots, in the open revision."""
     reversion.set_user(user if getattr(user, "pk", None) else None)
     if comment:
-        reversion.set_comment(comment)
+        reversion.set_comment(str(comment))
     reversion.add_to_revision(obj)
     for child in getattr(obj, snapshots.children_key(type(obj))).all():
         reversion.add_to_revision(child)
@@ -444,7 +458,8 @@ def _save(obj, data, user, *, token=None, seen=None, as_correction=False, commen
                 saved = _save_published(obj, data, user, as_correction=as_correction,
                                         comment=comment)
                 if saved.correction is None:
-                    _keep(saved.obj, user, comment or _("Modifié et publié"))
+                    published = site_text(gettext_noop("Modifié et publié"))
+                    _keep(saved.obj, user, comment or (published if saved.changed else ""))
                 return saved
         slugs = {snapshots.apply_fields(model(), data).game.slug}
         if not obj._state.adding:
@@ -452,7 +467,7 @@ def _save(obj, data, user, *, token=None, seen=None, as_correction=False, commen
         if not obj._state.adding and _same(obj, data):
             # Saved unchanged: kept in history, but nothing moved for other editors.
             _keep(obj, user, comment)
-            return Saved(obj)
+            return Saved(obj, changed=False)
         with guard(slugs) if _reaches_published(obj, data) else nullcontext():
             _write_live(obj, data, user)
             notes = _settle(obj, user)
@@ -467,7 +482,7 @@ def _save(obj, data, user, *, token=None, seen=None, as_correction=False, commen
 def _save_published(obj, data, user, *, as_correction: bool, comment: str) -> Saved:
     correction = obj.pending_correction()
     if correction is None and _same(obj, data):
-        return Saved(obj)  # saved unchanged: nothing to correct
+        return Saved(obj, changed=False)  # saved unchanged: nothing to correct
     problems = [p for p in _own_problems(obj, data) if p.is_error]
     if data.get("kind") != obj.kind:
         raise ValidationError({"kind": ValidationError(
@@ -609,7 +624,8 @@ def correction_publish(*, obj, user, comment: str = "", token: str | None = None
             raise StatusRefused(refusal.problems) from None
         _close(correction, user, CorrectionState.PUBLISHED)
         by = correction.created_by.get_username() if correction.created_by else "—"
-        _keep(obj, user, comment or _("Correction de %(who)s publiée") % {"who": by})
+        _keep(obj, user, comment or site_text(gettext_noop("Correction de %(who)s publiée"),
+                                              who=by))
     return obj
 
 
@@ -619,7 +635,8 @@ def correction_problems(obj) -> list[Problem]:
     return _own_problems(obj, correction.data) if correction is not None else []
 
 
-def correction_discard(*, obj, user, reason: str = "", token: str | None = None) -> None:
+def correction_discard(*, obj, user, reason: str = "", token: str | None = None,
+                       seen: dict | None = None) -> None:
     """Drop obj's pending correction (as `token` names it); the live version stays."""
     correction = obj.pending_correction()
     if correction is None:
@@ -627,7 +644,7 @@ def correction_discard(*, obj, user, reason: str = "", token: str | None = None)
     if not can_discard(user, correction):
         raise PermissionDenied
     with transaction.atomic():
-        check_token(obj, token)
+        check_token(obj, token, seen=seen)
         _close(correction, user, CorrectionState.DISCARDED, reason)
 
 
@@ -735,8 +752,8 @@ def _move(objects, status, user, comment: str = "") -> list[Question | Card]:
             item.first_published_at = now
         item.full_clean(exclude=["pair"] if isinstance(item, Card) else None)
         item.save()
-        _keep(item, user, comment or _("Statut : %(status)s") % {
-            "status": Status(status).label})
+        _keep(item, user, comment or site_text(gettext_noop("Statut : %(status)s"),
+                                               status=Status(status).label))
     return items
 
 
@@ -769,7 +786,7 @@ def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
         raise ValidationError({"reason": ValidationError(
             _("Dites pourquoi ce contenu est retiré du jeu."), code="reason_missing")})
     if obj.status != Status.PUBLISHED:
-        raise StatusRefused(messages=[_("« %(obj)s » n’est pas publié.") % {"obj": obj}])
+        raise StatusRefused(messages=[_("Ce contenu n’est pas publié.")])
     items = [obj]
     if isinstance(obj, Card) and obj.pair is not None and obj.pair.status == Status.PUBLISHED:
         items.append(obj.pair)
@@ -780,7 +797,7 @@ def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
             raise StatusRefused(messages=[_(
                 "Cette question est sur la carte publiée « %(card)s » : retirez la carte du "
                 "jeu, ou ôtez-en la question.") % {"card": cards[0]}])
-    comment = _("Retiré du jeu : %(reason)s") % {"reason": reason}
+    comment = site_text(gettext_noop("Retiré du jeu : %(reason)s"), reason=reason)
     with transaction.atomic(), reversion.create_revision(), guard({obj.game.slug}):
         for item in items:
             item.status = Status.DRAFT
@@ -803,13 +820,18 @@ def content_delete(*, obj, user) -> None:
         if latest is None or snapshots.of_version(latest) != snapshots.of_object(obj):
             # Keep the state it is deleted in, for recovery, unless history has it already.
             with reversion.create_revision():
-                _keep(obj, user, _("Supprimé"))
+                _keep(obj, user, site_text(gettext_noop("Supprimé")))
         cards = ([s.card for s in obj.slots.select_related("card")]
                  if isinstance(obj, Question) else [])
         with guard({obj.game.slug}):
             obj.delete()
             for card in cards:
+                # The card lost a question: a page open on it is now out of date.
+                Card.objects.filter(pk=card.pk).update(version=F("version") + 1)
                 card.refresh_from_db()
+                with reversion.create_revision():
+                    _keep(card, user, site_text(
+                        gettext_noop("Une de ses questions a été supprimée")))
                 _settle_card_after_loss(card, user)
 
 
@@ -825,7 +847,8 @@ def _settle_one(card, user):
         card.status = Status.DRAFT
         card.version += 1
         card.save(update_fields=["status", "version", "updated_at"])
-        _keep(card, user, _("Repassé en brouillon : une de ses questions a été supprimée."))
+        _keep(card, user, site_text(
+            gettext_noop("Repassé en brouillon : une de ses questions a été supprimée.")))
 
 
 def content_restore(*, obj, version: Version, user, data: dict | None = None,
@@ -845,8 +868,8 @@ def content_restore(*, obj, version: Version, user, data: dict | None = None,
     if data is None:
         data = snapshots.of_version(version)
     when = timezone.localtime(version.revision.date_created)
-    comment = _("Restauré depuis la version du %(date)s") % {
-        "date": when.strftime("%d/%m/%Y %H:%M")}
+    comment = site_text(gettext_noop("Restauré depuis la version du %(date)s"),
+                        date=when.strftime("%d/%m/%Y %H:%M"))
     return content_save(obj=obj, data=data, user=user, token=token, seen=seen,
                         as_correction=as_correction, comment=comment)
 
@@ -882,11 +905,13 @@ def content_recover(*, version: Version, user, data: dict | None = None) -> Save
             data["slots"] = [pk for pk in data.get("slots", [])
                              if Question.objects.filter(pk=pk).exists()]
     obj = model(pk=int(version.object_id), status=Status.DRAFT,
-                created_by_id=version.field_dict.get("created_by_id"))
+                created_by_id=version.field_dict.get("created_by_id"),
+                first_published_at=version.field_dict.get("first_published_at"))
     if obj.created_by_id is not None and not get_user_model().objects.filter(
             pk=obj.created_by_id).exists():
         obj.created_by_id = None
-    saved = _save(obj, data, user, comment=_("Récupéré après suppression"))
+    saved = _save(obj, data, user,
+                  comment=site_text(gettext_noop("Récupéré après suppression")))
     saved.notes = notes + saved.notes
     return saved
 

@@ -549,3 +549,46 @@ def test_an_editors_file_cannot_take_published_content_out_of_the_game(editor_cl
     assert "un fichier ne le retire pas du jeu" in page_text(response)
     assert not question.corrections.exists()
     assert live(question).status == Status.PUBLISHED
+
+
+def test_a_bulk_delete_with_one_refusal_deletes_and_logs_nothing(reviewer_client):
+    from django.contrib.admin.models import DELETION, LogEntry
+
+    card = make_card("coup-fatal", status=Status.PUBLISHED)
+    printed = card.ordered_slots()[0].question
+    loose = make_question("echelle")
+    selection = {"action": "delete_selected", "_selected_action": [printed.pk, loose.pk],
+                 "index": "0"}
+    assert reviewer_client.post(changelist_url(Question), selection).status_code == 200
+
+    response = reviewer_client.post(changelist_url(Question), {**selection, "post": "yes"},
+                                    follow=True)
+
+    text = page_text(response)
+    assert "Rien n’a été supprimé" in text
+    assert "réussi" not in text
+    assert Question.objects.filter(pk__in=[printed.pk, loose.pk]).count() == 2
+    assert not LogEntry.objects.filter(action_flag=DELETION).exists()
+
+
+def test_recovered_content_that_was_published_stays_out_of_an_editors_reach(editor, reviewer):
+    question = make_question("echelle", created_by=editor, status=Status.PUBLISHED)
+    pk = question.pk
+    services.content_delete(obj=question, user=reviewer)
+    [version] = Version.objects.get_deleted(Question)
+    services.content_recover(version=version, user=editor)
+
+    logged_in(editor).post(reverse("admin:cms_question_delete", args=[pk]), {"post": "yes"})
+
+    assert Question.objects.filter(pk=pk).exists()
+
+
+def test_history_comments_are_kept_in_the_sites_language(reviewer):
+    from django.utils import translation
+
+    question = make_question("echelle", status=Status.PUBLISHED)
+    with translation.override("en"):
+        services.withdraw(obj=question, user=reviewer, reason="Erreur")
+
+    latest = Version.objects.get_for_object(question).first()
+    assert latest.revision.get_comment() == "Retiré du jeu\xa0: Erreur"
