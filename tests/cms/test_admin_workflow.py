@@ -592,3 +592,19 @@ def test_history_comments_are_kept_in_the_sites_language(reviewer):
 
     latest = Version.objects.get_for_object(question).first()
     assert latest.revision.get_comment() == "Retiré du jeu\xa0: Erreur"
+
+
+def test_rows_come_back_in_the_order_the_editor_left_them_when_the_form_has_an_error(
+        editor_client):
+    question = make_question("echelle", text="Dans quel ordre ?")
+    data = form_data(editor_client.get(change_url(question)), text="", _save="1")
+    # ▲ on D, twice: the page now reads A, D, B, C and the script numbered it so.
+    for row, position in ((0, 1), (3, 2), (1, 3), (2, 4)):
+        data[f"propositions-{row}-position"] = str(position)
+
+    refused = editor_client.post(change_url(question), data)
+
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    order = [page.index(f'value="Proposition {n}"') for n in (1, 4, 2, 3)]
+    assert order == sorted(order)
