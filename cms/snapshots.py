@@ -171,16 +171,20 @@ def _shown(model, name, value) -> str:
     return str(value)
 
 
-def _proposition_changes(before: list, after: list) -> list[Change]:
+def _row_changes(before: list, after: list, label, shown) -> list[Change]:
+    """Return the rows that differ, position by position: label(index), shown(row)."""
     changes = []
     for index in range(max(len(before), len(after))):
         old = before[index] if index < len(before) else None
         new = after[index] if index < len(after) else None
-        if old == new:
-            continue
-        label = PROPOSITION_LABEL % {"letter": _letter(index)}
-        changes.append(Change(str(label), _proposition_text(old), _proposition_text(new)))
+        if old != new:
+            changes.append(Change(str(label(index)), shown(old), shown(new)))
     return changes
+
+
+def _proposition_changes(before: list, after: list) -> list[Change]:
+    return _row_changes(before, after, lambda i: PROPOSITION_LABEL % {"letter": _letter(i)},
+                        _proposition_text)
 
 
 def _letter(index: int) -> str:
@@ -200,16 +204,8 @@ def _proposition_text(row) -> str:
 
 def _slot_changes(before: list, after: list) -> list[Change]:
     known = Question.objects.in_bulk({pk for pk in [*before, *after] if pk})
-    changes = []
-    for index in range(max(len(before), len(after))):
-        old = before[index] if index < len(before) else None
-        new = after[index] if index < len(after) else None
-        if old == new:
-            continue
-        label = SLOT_LABEL % {"n": index + 1}
-        changes.append(Change(str(label), _question_text(known, old),
-                              _question_text(known, new)))
-    return changes
+    return _row_changes(before, after, lambda i: SLOT_LABEL % {"n": i + 1},
+                        lambda pk: _question_text(known, pk))
 
 
 def _question_text(known, pk) -> str:
