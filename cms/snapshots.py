@@ -124,19 +124,28 @@ SLOT_LABEL = gettext_lazy("Question n°%(n)s")
 PROPOSITION_LABEL = gettext_lazy("Proposition %(letter)s")
 
 
+def changed_fields(model, before: dict | None, after: dict | None) -> list[str]:
+    """Return the fields (status included) whose values differ; blank equals blank."""
+    before, after = before or {}, after or {}
+    return [name for name in ["status", *FIELDS[model]]
+            if (name in before or name in after)
+            and not (_blank(before.get(name)) and _blank(after.get(name)))
+            and before.get(name) != after.get(name)]
+
+
+def same_content(model, a: dict, b: dict) -> bool:
+    """Tell whether two states hold the same content (fields and rows; status aside)."""
+    rows = CHILDREN[model]
+    return (changed_fields(model, {**a, "status": None}, {**b, "status": None}) == []
+            and list(a.get(rows) or []) == list(b.get(rows) or []))
+
+
 def diff(model, before: dict | None, after: dict | None) -> list[Change]:
     """Return, field by field, what differs from `before` to `after` (propositions included)."""
     before, after = before or {}, after or {}
-    changes = []
-    names = ["status", *FIELDS[model]]
-    for name in names:
-        if name not in before and name not in after:
-            continue
-        old, new = before.get(name), after.get(name)
-        if (_blank(old) and _blank(new)) or old == new:
-            continue
-        changes.append(Change(_label(model, name), _shown(model, name, old),
-                              _shown(model, name, new)))
+    changes = [Change(_label(model, name), _shown(model, name, before.get(name)),
+                      _shown(model, name, after.get(name)))
+               for name in changed_fields(model, before, after)]
     if model is Question:
         changes += _proposition_changes(before.get("propositions") or [],
                                         after.get("propositions") or [])
