@@ -524,8 +524,7 @@ def _reaches_published(obj, data) -> bool:
 
 
 def _same(obj, data) -> bool:
-    live = snapshots.of_object(obj)
-    return not snapshots.diff(type(obj), {**live, "status": None}, {**data, "status": None})
+    return snapshots.same_content(type(obj), snapshots.of_object(obj), data)
 
 
 def _propose(obj, data, user) -> Correction:
@@ -830,25 +829,9 @@ def content_delete(*, obj, user) -> None:
                 Card.objects.filter(pk=card.pk).update(version=F("version") + 1)
                 card.refresh_from_db()
                 with reversion.create_revision():
+                    _settle(card, user)  # in review with a hole in it: back to draft
                     _keep(card, user, site_text(
                         gettext_noop("Une de ses questions a été supprimée")))
-                _settle_card_after_loss(card, user)
-
-
-def _settle_card_after_loss(card, user):
-    if card.status == Status.REVIEW:
-        with reversion.create_revision():
-            _settle_one(card, user)
-
-
-def _settle_one(card, user):
-    report = validate_game(card.game.slug)
-    if any(p.is_error for p in report.about(card)):
-        card.status = Status.DRAFT
-        card.version += 1
-        card.save(update_fields=["status", "version", "updated_at"])
-        _keep(card, user, site_text(
-            gettext_noop("Repassé en brouillon : une de ses questions a été supprimée.")))
 
 
 def content_restore(*, obj, version: Version, user, data: dict | None = None,
@@ -917,10 +900,6 @@ def content_recover(*, version: Version, user, data: dict | None = None) -> Save
 
 
 # --- bulk writes for the importers --------------------------------------------------------
-
-
-def can_import(user, model) -> bool:
-    return user is None or _perm(user, "import", model)
 
 
 def import_status_error(*, user, obj, status: str, before: str | None) -> ValidationError | None:

@@ -412,3 +412,14 @@ def test_publishing_a_question_that_bends_the_ladder_further_is_refused(reviewer
     assert [(p.code, dict(p.params)) for p in refusal.value.problems] == [
         ("ladder_difficulty_down", {"step": 5, "lower": 4})]
     assert live(worse).status == Status.DRAFT
+
+
+def test_a_card_in_review_that_loses_a_question_goes_back_to_draft(reviewer):
+    card = make_card("coup-de-maitre", status=Status.REVIEW)
+    version = card.version
+
+    services.content_delete(obj=card.ordered_slots()[0].question, user=reviewer)
+
+    card.refresh_from_db()
+    assert (card.status, card.slots.count()) == (Status.DRAFT, 4)
+    assert card.version > version
