@@ -8,7 +8,6 @@ rolls the whole file back and is reported against the row and column it comes fr
 
 from __future__ import annotations
 
-import copy
 import hashlib
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -209,10 +208,10 @@ class ContentResource(resources.ModelResource):
     model_attributes: tuple[str, ...] = ()
     transient_attributes: tuple[str, ...] = ()
 
-    def __init__(self, *, kind: str = "", user=None, fast: bool = False,
+    def __init__(self, *, kind: str = "", user=None,
                  expected_tokens: dict | None = None, tokens_out: dict | None = None,
                  **kwargs):
-        """`kind` fills a missing « genre »; `fast` skips the preview's diff (bulk loads).
+        """`kind` fills a missing « genre ».
 
         `tokens_out` receives, by ref, the version of each object the file names as this
         run found it (a preview); `expected_tokens` are those of the preview being
@@ -223,9 +222,6 @@ class ContentResource(resources.ModelResource):
         self.user = user
         self.expected_tokens = expected_tokens
         self.tokens_out = tokens_out
-        if fast:
-            self._meta = copy.copy(self._meta)
-            self._meta.skip_diff = True
 
     class Meta:
         import_id_fields = ["ref"]
@@ -287,7 +283,7 @@ class ContentResource(resources.ModelResource):
         self.corrections: list[tuple[object, int]] = []
         self.rows: dict[int, dict] = {}
         refs = [str(r or "").strip() for r in dataset["ref"]] if "ref" in dataset.headers else []
-        self.tokens_now = services.tokens_for(self._meta.model, refs)
+        self.tokens_now = services.tokens_for(self.Meta.model, refs)
         if self.tokens_out is not None:
             self.tokens_out.update({ref: self.tokens_now.get(ref, "new") for ref in refs if ref})
         self.games = self.games_in(dataset)
@@ -402,7 +398,7 @@ class ContentResource(resources.ModelResource):
             return None
         if self.expected_tokens.get(ref, "new") == self.tokens_now.get(ref, "new"):
             return None
-        obj = self._meta.model.objects.filter(ref=ref).select_related("updated_by").first()
+        obj = self.Meta.model.objects.filter(ref=ref).select_related("updated_by").first()
         who = obj.updated_by.get_username() if obj and obj.updated_by else _("quelqu’un")
         return ValidationError(
             _("« %(ref)s » a été modifié par %(who)s depuis l’aperçu : rien n’est importé ; "
@@ -468,7 +464,7 @@ class ContentResource(resources.ModelResource):
         items = []
         for instance, number in self.corrections:
             data = self.correction_data(instance)
-            live = self._meta.model.objects.get(pk=instance.pk)
+            live = self.Meta.model.objects.get(pk=instance.pk)
             for problem in services.snapshot_problems(live, data):
                 if problem.is_error:
                     self.add_row_error(result, invalid, number,
@@ -689,7 +685,7 @@ class QuestionResource(ContentResource):
         try:
             services.questions_write_many(
                 created=list(created), updated=list(updated), user=self.user,
-                fields=self.model_attributes, batch_size=self._meta.batch_size)
+                fields=self.model_attributes, batch_size=self.Meta.batch_size)
         except Exception as error:
             self.handle_import_error(result, error, raise_errors)
         finally:

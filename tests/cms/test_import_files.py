@@ -560,7 +560,7 @@ def test_the_same_500_rows_fixed_import_500_questions(db):
 
 def test_reimporting_the_500_rows_reports_500_unchanged_and_makes_no_duplicates(db):
     data = five_hundred_rows()
-    run_import(CSVFormat(), data, fast=True)
+    run_import(CSVFormat(), data)
 
     result = run_import(CSVFormat(), data)
 
@@ -570,7 +570,7 @@ def test_reimporting_the_500_rows_reports_500_unchanged_and_makes_no_duplicates(
 
 
 def test_reimporting_the_500_rows_with_one_edited_cell_changes_exactly_one(db):
-    run_import(CSVFormat(), five_hundred_rows(), fast=True)
+    run_import(CSVFormat(), five_hundred_rows())
 
     result = run_import(CSVFormat(), five_hundred_rows(edited_line=251))
 
