@@ -22,6 +22,9 @@ from reportlab.pdfgen.textobject import PDFTextObject
 from . import text as typo
 from .sheets import SAFE_INSET, Rect
 
+# Numbered decks print "MIL-017" at the bottom of both faces: the safe zone ends above it.
+IDENT_STRIP = 3.4  # mm
+
 BLACK = "#1b1b1b"
 WHITE = "#ffffff"
 
@@ -157,10 +160,11 @@ def _shown(text, value: str) -> str:
 class Pen:
     """What every pen offers: the face's size, its safe zone and fitted text."""
 
-    def __init__(self, w: float, h: float, bleed: float = 0.0):
+    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False):
         self.w = w
         self.h = h
         self.bleed = bleed
+        self.numbered = numbered
 
     @property
     def box(self) -> Rect:
@@ -168,8 +172,20 @@ class Pen:
 
     @property
     def safe(self) -> Rect:
-        """Where text may go: SAFE_INSET inside the trim, so a slightly off cut spares it."""
-        return self.box.inset(SAFE_INSET)
+        """Where text may go: SAFE_INSET inside the trim, so a slightly off cut spares it.
+
+        On a numbered face the strip at the bottom holds the face's identifier.
+        """
+        safe = self.box.inset(SAFE_INSET)
+        if self.numbered:
+            return Rect(safe.x, safe.y + IDENT_STRIP, safe.w, safe.h - IDENT_STRIP)
+        return safe
+
+    @property
+    def ident_box(self) -> Rect:
+        """Where a numbered face's identifier goes: the bottom of the trim's safe zone."""
+        safe = self.box.inset(SAFE_INSET)
+        return Rect(safe.x, safe.y, safe.w, IDENT_STRIP)
 
     def fit(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
             font: str = typo.REGULAR, french: bool = True, label="",
@@ -226,15 +242,15 @@ class MeasurePen(Pen):
     _reused: dict = {}
 
     def reuse(self, key: str, draw) -> None:
-        name = (key, self.w, self.h)
+        name = (key, self.w, self.h, self.numbered)
         if name not in self._reused:
-            inner = MeasurePen(self.w, self.h, self.bleed)
+            inner = MeasurePen(self.w, self.h, self.bleed, numbered=self.numbered)
             draw(inner)
             self._reused[name] = tuple(inner.issues)
         self.issues.extend(self._reused[name])
 
-    def __init__(self, w: float, h: float, bleed: float = 0.0):
-        super().__init__(w, h, bleed)
+    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False):
+        super().__init__(w, h, bleed, numbered=numbered)
         self.issues: list[Issue] = []
         self.canvas = _Nothing()
 
@@ -242,6 +258,9 @@ class MeasurePen(Pen):
         self.issues.append(issue)
 
     def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
+        pass
+
+    def flush(self) -> None:
         pass
 
     def __getattr__(self, name):
@@ -281,8 +300,9 @@ class CanvasPen(Pen):
     DRAWING = frozenset({"rect", "line", "circle", "polygon", "image", "background",
                          "centred", "dashed_rect", "label", "_paint"})
 
-    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None):
-        super().__init__(w, h, bleed)
+    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None,
+                 *, numbered: bool = False):
+        super().__init__(w, h, bleed, numbered=numbered)
         self._canvas = canvas
         self._forms = forms  # names of the forms the document already holds
         self.issues: list[Issue] = []
@@ -304,14 +324,14 @@ class CanvasPen(Pen):
         if self._forms is None:
             draw(self)
             return
-        name = f"{key}-{self.w:g}x{self.h:g}"
+        name = f"{key}-{self.w:g}x{self.h:g}{'-n' if self.numbered else ''}"
         self.flush()
         c = self._canvas
         if name not in self._forms:
             bleed = self.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
                         uppery=self.h * mm + bleed)
-            inner = CanvasPen(self._canvas, self.w, self.h, self.bleed)
+            inner = CanvasPen(self._canvas, self.w, self.h, self.bleed, numbered=self.numbered)
             draw(inner)
             inner.flush()
             self.issues += inner.issues

@@ -11,8 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .products import PRODUCTS
-from .products.calibration import CALIBRATION
-from .render import PrintOptions
+from .render import PrintOptions, prints_alone
 from .sheets import (
     BACKS_FOLD,
     BACKS_LONG,
@@ -100,9 +99,10 @@ class PrintForm(forms.Form):
         self.options: PrintOptions | None = None
         choices = product_choices(game_slug)
         self.fields["products"].choices = choices
-        # The calibration sheet is a tool for the printer: printed when asked for.
+        # The calibration sheet and a board on its own paper are printed when asked for.
+        products = PRODUCTS.get(game_slug, {})
         self.fields["products"].initial = [slug for slug, _label in choices
-                                           if slug != CALIBRATION.slug]
+                                           if not prints_alone(products[slug])]
         self.fields["card"].choices = card_choices()
         if not may_include_drafts:
             del self.fields["include_drafts"]

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from cms.games import GAMES, kind_of
@@ -33,9 +34,8 @@ from cms.validation import (
 )
 
 from . import text as typo
-from .draw import CanvasPen, Issue, MeasurePen
+from .draw import CanvasPen, Issue, MeasurePen, colour
 from .products import PRODUCTS, Deck, Page, Product, Sheets
-from .products.calibration import CALIBRATION
 from .sheets import (
     BACKS_FOLD,
     BACKS_LONG,
@@ -43,13 +43,21 @@ from .sheets import (
     BACKS_SHORT,
     CARD_SIZES,
     DEFAULT_CARD,
+    DEFAULT_GUTTER,
+    DUPLEX_BACKS,
+    EDGE,
+    LABEL_BAND,
+    PAPER_NAMES,
     Placement,
+    Rect,
     SheetError,
     SheetSpec,
     paper_size,
 )
 
 CROP_MARK_WIDTH = 0.25  # pt
+LABEL_SIZE = typo.MIN_SIZE  # pt: the sheet's label in its margin
+LABEL_GREY = "#6f6f6f"
 
 # Plain deflate streams: ASCII85 makes every page a quarter bigger for nothing.
 rl_config.useA85 = 0
@@ -63,14 +71,22 @@ class PrintOptions:
     card: str = DEFAULT_CARD
     backs: str = BACKS_LONG
     bleed: float = 0.0
-    offset_x: float = 0.0  # separate backs: shift in mm to correct a printer
-    offset_y: float = 0.0
+    gutter: float = DEFAULT_GUTTER  # white paper between two cards' bleeds
+    offset_x: float = 0.0  # move every back right by this many mm (seen on the verso)
+    offset_y: float = 0.0  # ... and up: what the calibration sheet reads
     crop_marks: bool = True
+    marks_to_edge: bool = False  # crop marks run to the paper's edge, for a paper trimmer
 
     def __post_init__(self):
         if self.card not in CARD_SIZES:
-            raise SheetError(_("Format de carte inconnu : %(card)s.") % {"card": self.card})
-        self.sheet_for(None)  # checks paper, bleed, backs and offsets
+            raise SheetError(_("Format de carte inconnu : %(card)s (choix : %(choices)s).") % {
+                "card": self.card, "choices": ", ".join(CARD_SIZES)})
+        self.sheet_for(None)  # checks paper, bleed, gutter, backs and offsets
+
+    @property
+    def duplex(self) -> bool:
+        """Whether the printer prints both sides: every recto is followed by its verso."""
+        return self.backs in DUPLEX_BACKS
 
     def face_size(self, deck: Deck | None) -> tuple[float, float]:
         if deck is not None and deck.size is not None:
@@ -80,8 +96,10 @@ class PrintOptions:
     def sheet_for(self, deck: Deck | None) -> SheetSpec:
         w, h = self.face_size(deck)
         backs = self.backs if deck is None or deck.has_backs else BACKS_SEPARATE
-        return SheetSpec(self.paper, w, h, bleed=self.bleed, backs=backs,
-                         offset_x=self.offset_x, offset_y=self.offset_y)
+        name = (_("« %(product)s »") % {"product": deck.label}) if deck is not None else ""
+        return SheetSpec(self.paper, w, h, bleed=self.bleed, backs=backs, gutter=self.gutter,
+                         offset_x=self.offset_x, offset_y=self.offset_y,
+                         marks_to_edge=self.marks_to_edge, name=name)
 
 
 DEFAULT_OPTIONS = PrintOptions()
@@ -113,20 +131,49 @@ class Result:
 # --- select --------------------------------------------------------------------------------
 
 
-def products_for(game_slug: str, slugs: Sequence[str] = ()) -> list[Product]:
-    """Return the products asked for (all of the game's when none are named)."""
+def own_paper(product: Product, options: PrintOptions) -> str | None:
+    """Return the paper a product must print on when it is not the maker's, else None."""
+    if isinstance(product, Deck):
+        return None
+    papers = {page.paper for page in product.pages(options, [])} - {None, options.paper}
+    return min(papers) if papers else None
+
+
+def prints_alone(product: Product, options: PrintOptions = DEFAULT_OPTIONS) -> bool:
+    """Whether a product is printed only when asked for, in a file of its own.
+
+    The calibration sheet is a tool for the printer; a board on another paper than the
+    maker's (the Minotaure's A3 board) cannot share a file with pages of that paper.
+    """
+    return getattr(product, "alone", False) or own_paper(product, options) is not None
+
+
+def products_for(game_slug: str, slugs: Sequence[str] = (),
+                 options: PrintOptions = DEFAULT_OPTIONS) -> list[Product]:
+    """Return the products asked for (all of the game's when none are named).
+
+    Raises KeyError for an unknown game or product, SheetError for a product on its own
+    paper asked for with others.
+    """
     try:
         available = PRODUCTS[game_slug]
     except KeyError:
         raise KeyError(_("Jeu inconnu : %(game)s.") % {"game": game_slug}) from None
     if not slugs:
-        # The calibration sheet is a tool for the printer, printed only when asked for.
-        return [p for p in available.values() if p is not CALIBRATION]
+        return [p for p in available.values() if not prints_alone(p, options)]
     unknown = [s for s in slugs if s not in available]
     if unknown:
         raise KeyError(_("Produit inconnu pour %(game)s : %(products)s.") % {
             "game": game_slug, "products": ", ".join(unknown)})
-    return [available[s] for s in dict.fromkeys(slugs)]
+    products = [available[s] for s in dict.fromkeys(slugs)]
+    for product in products:
+        paper = own_paper(product, options)
+        if paper is not None and len(products) > 1:
+            raise SheetError(_(
+                "« %(product)s » s’imprime sur %(paper)s, dans un fichier à part : "
+                "imprimez-le seul.") % {"product": product.label,
+                                         "paper": PAPER_NAMES.get(paper, paper)})
+    return products
 
 
 def _sources(product: Product, content: GameContent) -> list:
@@ -158,7 +205,7 @@ def select(product: Product, content: GameContent | None, *, include_drafts: boo
 @lru_cache(maxsize=50_000)
 def face_issues(deck: Deck, item: Any, w: float, h: float) -> tuple[Issue, ...]:
     """Return what the deck's faces cannot print for one item at one size (memoised)."""
-    pen = MeasurePen(w, h)
+    pen = MeasurePen(w, h, numbered=deck.numbered)
     deck.front(pen, item)
     if deck.back is not None:
         deck.back(pen, item)
@@ -240,7 +287,7 @@ def fixed_text_problems(game_slug: str, product: Product, entries: list[Selected
         w, h = options.face_size(product)
         for draw in (product.front_form, product.back_form):
             if draw is not None:
-                pen = MeasurePen(w, h, options.bleed)
+                pen = MeasurePen(w, h, options.bleed, numbered=product.numbered)
                 draw(pen)
                 issues += pen.issues
     else:
@@ -273,7 +320,11 @@ def _register():
 
 
 class Writer:
-    """A canvas with page bookkeeping: page sizes, boxes, crop marks, shared backs."""
+    """A canvas with page bookkeeping: page sizes, boxes, labels, crop marks, shared forms.
+
+    In a duplex PDF every recto is followed by its verso: a one-sided page gets a blank
+    verso of its own size, so nothing single-sided is ever printed back to back.
+    """
 
     def __init__(self, out, *, title: str, subject: str, options: PrintOptions,
                  game_slug: str = "", progress: Callable[[int, int], None] | None = None,
@@ -288,7 +339,8 @@ class Writer:
         self.canvas.setSubject(subject)
         self.canvas.setKeywords(
             f"papier={options.paper} carte={options.card} dos={options.backs} "
-            f"fond-perdu={options.bleed:g}mm")
+            f"fond-perdu={options.bleed:g}mm espace={options.gutter:g}mm "
+            f"decalage={options.offset_x:g},{options.offset_y:g}mm")
         duplex = {BACKS_LONG: "DuplexFlipLongEdge", BACKS_SHORT: "DuplexFlipShortEdge"}
         self.canvas.setViewerPreference("Duplex", duplex.get(options.backs, "Simplex"))
         self.canvas.setViewerPreference("PrintScaling", "None")
@@ -299,6 +351,7 @@ class Writer:
         self.total = total
         self.done = 0
         self.game_slug = game_slug
+        self.game_name = GAMES[game_slug].name if game_slug in GAMES else ""
         self.problems: list[Problem] = []  # text found unprintable while drawing
 
     def advance(self, count: int) -> None:
@@ -306,26 +359,46 @@ class Writer:
         if self.progress:
             self.progress(self.done, self.total)
 
-    def show_page(self) -> None:
+    def begin(self, w: float, h: float, *, trim: Rect | None = None,
+              bleed: Rect | None = None) -> None:
+        """Start a page of w × h mm, its boxes set from what it holds (the page: nothing)."""
+        c = self.canvas
+        c.setPageSize((w * mm, h * mm))
+        trim = trim or Rect(0, 0, w, h)
+        bleed = bleed or trim
+        c.setTrimBox((trim.x * mm, trim.y * mm, trim.right * mm, trim.top * mm))
+        c.setBleedBox((bleed.x * mm, bleed.y * mm, bleed.right * mm, bleed.top * mm))
+
+    def end(self) -> None:
         self.canvas.showPage()
         self.pages += 1
 
-    def start_on_front(self, w: float, h: float) -> None:
-        """Make the next page a recto, so a duplex deck's backs land behind its fronts.
+    def blank_verso(self, w: float, h: float) -> None:
+        """In a duplex PDF, the back of a one-sided page: blank, of the page's own size."""
+        if self.options.duplex:
+            self.begin(w, h)
+            self.end()
 
-        The blank verso it may add has the size of the pages that follow it.
-        """
-        if self.pages % 2:
-            self.page(w, h)
-            self.show_page()
-
-    def page(self, w: float, h: float) -> None:
-        self.canvas.setPageSize((w * mm, h * mm))
-
-    def boxes(self, trim, bleed) -> None:
+    def label(self, text: str, box: Rect) -> None:
+        """Write the sheet's label in its band: along the top or bottom, or up the left side."""
         c = self.canvas
-        c.setTrimBox((trim.x * mm, trim.y * mm, trim.right * mm, trim.top * mm))
-        c.setBleedBox((bleed.x * mm, bleed.y * mm, bleed.right * mm, bleed.top * mm))
+        c.saveState()
+        c.setFillColor(colour(LABEL_GREY))
+        c.setFont(typo.CONDENSED, LABEL_SIZE)
+        text = typo.printable(text)
+        baseline = (LABEL_BAND - LABEL_SIZE * 0.7 / mm) / 2
+        if box.w >= box.h:
+            c.drawCentredString(box.centre[0] * mm, (box.y + baseline) * mm, text)
+        else:
+            c.translate((box.right - baseline) * mm, box.centre[1] * mm)
+            c.rotate(90)
+            c.drawCentredString(0, 0, text)
+        c.restoreState()
+
+    def sheet_label(self, products: str, sheet: int, sheets: int, side: str) -> str:
+        """Return « Les 12 Coups de Midi · Duels · feuille 3/7 · recto »."""
+        return " · ".join((self.game_name, products, _("feuille %(n)s/%(total)s") % {
+            "n": sheet, "total": sheets}, side))
 
     def crop_marks(self, marks) -> None:
         c = self.canvas
@@ -334,27 +407,27 @@ class Writer:
         c.lines([(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm) for m in marks])
 
     def face(self, placement: Placement, w: float, h: float, draw, item, *, shared=None,
-             product: Product | None = None, source=None):
+             product: Deck | None = None, source=None, ident: str = ""):
         """Draw one face at its placement: the form all faces share first, then its own.
 
         `shared` is (key, draw function): the pen draws it once in the PDF and reuses it.
+        `ident` is the face's identifier, printed at the bottom of its safe zone.
         """
         c = self.canvas
-        # The PDF's own save, move and restore: ReportLab's saveState would also copy the
-        # canvas's Python state, twice a card, while a face leaves nothing of it behind
+        # The PDF's own save, transform and restore: ReportLab's saveState would also copy
+        # the canvas's Python state, twice a card, while a face leaves nothing of it behind
         # that the next one reads (each sets its colours and fonts before using them).
-        if placement.rotation == 180:
-            x, y = placement.trim.x * mm + w * mm, placement.trim.y * mm + h * mm
-            origin = f"-1 0 0 -1 {fp_str(x, y)}"
-        else:
-            origin = f"1 0 0 1 {fp_str(placement.trim.x * mm, placement.trim.y * mm)}"
-        c._code.append(f"q {origin} cm")
-        pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms)
+        m = placement.matrix
+        c._code.append(f"q {fp_str(m.a, m.b, m.c, m.d, m.e * mm, m.f * mm)} cm")
+        pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms,
+                        numbered=bool(ident))
         if shared is not None:
             pen.reuse(*shared)
         if draw is not None:
             draw(pen, item)
         pen.flush()
+        if ident:
+            draw_ident(pen, ident)
         self.unprintable(pen, product, source)
         c._code.append("Q")
 
@@ -366,76 +439,138 @@ class Writer:
         self.canvas.save()
 
 
+def draw_ident(pen: CanvasPen, ident: str) -> None:
+    """Print a face's identifier, small, on a white pill readable on any background."""
+    box = pen.ident_box
+    cx, cy = box.centre
+    width = pdfmetrics.stringWidth(ident, typo.CONDENSED, LABEL_SIZE) / mm + 2.4
+    pen.rect(Rect(cx - width / 2, cy - 1.45, width, 2.9), fill="#ffffff", radius=1.2)
+    pen.centred(ident, cx, cy, size=LABEL_SIZE, font=typo.CONDENSED, fill=LABEL_GREY)
+    pen.flush()
+
+
 def _chunks(entries: list, size: int):
     for start in range(0, len(entries), size):
         yield entries[start:start + size]
 
 
-def write_deck(writer: Writer, deck: Deck, entries: list[Selected], *,
-               fronts_only: bool = False) -> None:
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One face of a run: its deck, what it prints, and its identifier (or "")."""
+
+    deck: Deck
+    entry: Selected
+    ident: str
+
+
+@dataclass
+class Run:
+    """Decks of one face size printed one after the other on shared sheets."""
+
+    decks: list[Deck]
+    faces: list[Face] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return " + ".join(str(deck.label) for deck in self.decks)
+
+
+def runs_of(products: list[Product], chosen: dict[str, list[Selected]],
+            options: PrintOptions) -> list[Run | Sheets]:
+    """Return what to print in order: full pages, and decks packed by size into runs.
+
+    Decks of one face size share sheets when they all have backs, or all have none: the
+    small decks of a game fill the last sheet of the one before instead of a sheet each.
+    """
+    runs: dict[tuple, Run] = {}
+    order: list[Run | Sheets] = []
+    for product in products:
+        if isinstance(product, Sheets):
+            order.append(product)
+            continue
+        entries = chosen[product.slug]
+        if not entries:
+            continue
+        key = (options.face_size(product), product.has_backs)
+        run = runs.get(key)
+        if run is None:
+            run = runs[key] = Run([])
+            order.append(run)
+        run.decks.append(product)
+        run.faces.extend(Face(product, entry, product.ident(number) if product.numbered else "")
+                         for number, entry in enumerate(entries, start=1))
+    return order
+
+
+def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
     options = writer.options
-    sheet = options.sheet_for(deck)
-    w, h = options.face_size(deck)
+    # Every deck of a run has the same size and backs: the first one's sheet is theirs.
+    sheet = options.sheet_for(run.decks[0])
+    w, h = options.face_size(run.decks[0])
     page_w, page_h = sheet.page_size
-    # A preview shows the first page as printed: fronts, or fronts and backs when folded.
-    backs = deck.has_backs and not (fronts_only and sheet.backs != BACKS_FOLD)
-    front_form = (f"front-{deck.slug}", deck.front_form) if deck.front_form else None
-    form = (f"back-{deck.slug}", deck.back_form) if backs and deck.back_form else None
+    has_backs = run.decks[0].has_backs
+    folded = has_backs and sheet.backs == BACKS_FOLD
+    chunks = list(_chunks(run.faces, sheet.per_page))
+    if preview:
+        chunks = chunks[:1]
+    total = len(chunks)
+    label_box = sheet.label_box
 
-    def fronts(chunk):
-        writer.page(page_w, page_h)
-        writer.boxes(sheet.trim_box(), sheet.bleed_box())
-        for index, entry in enumerate(chunk):
-            writer.face(sheet.front(index), w, h, deck.front, entry.item, shared=front_form,
-                        product=deck, source=entry.source)
+    def shared(deck: Deck, side: str):
+        draw = deck.front_form if side == "front" else deck.back_form
+        return (f"{side}-{deck.slug}", draw) if draw is not None else None
+
+    def faces(chunk, *, backs: bool):
+        for index, face in enumerate(chunk):
+            deck = face.deck
+            placement = sheet.back(index) if backs else sheet.front(index)
+            writer.face(placement, w, h, deck.back if backs else deck.front, face.entry.item,
+                        shared=shared(deck, "back" if backs else "front"), product=deck,
+                        source=face.entry.source, ident=face.ident)
+
+    def page(chunk, number: int, *, backs: bool, side: str):
+        trim, bleed = sheet.boxes(len(chunk), backs=backs)
+        writer.begin(page_w, page_h, trim=trim, bleed=bleed)
+        if not backs or folded:
+            faces(chunk, backs=False)
+        if backs or folded:
+            faces(chunk, backs=True)
+        if folded:
+            writer.canvas.saveState()
+            writer.canvas.setDash([3 * mm, 2 * mm])
+            writer.canvas.setLineWidth(0.4)
+            writer.canvas.setStrokeColorRGB(0.45, 0.45, 0.45)
+            writer.canvas.line(*(v * mm for v in sheet.fold_line))
+            writer.canvas.restoreState()
         if options.crop_marks:
-            writer.crop_marks(sheet.crop_marks(count=len(chunk)))
+            writer.crop_marks(sheet.crop_marks(backs=backs, count=len(chunk)))
+        writer.label(writer.sheet_label(run.label, number, total, side), label_box)
+        writer.end()
 
-    def back_faces(chunk):
-        for index, entry in enumerate(chunk):
-            writer.face(sheet.back(index), w, h, deck.back, entry.item, shared=form,
-                        product=deck, source=entry.source)
-
-    def backs_page(chunk):
-        writer.page(page_w, page_h)
-        writer.boxes(sheet.trim_box(backs=True), sheet.bleed_box(backs=True))
-        back_faces(chunk)
-        if options.crop_marks:
-            writer.crop_marks(sheet.crop_marks(backs=True, count=len(chunk)))
-
-    if backs and sheet.backs != BACKS_SEPARATE:
-        writer.start_on_front(page_w, page_h)
-    chunks = list(_chunks(entries, sheet.per_page))
-    if not backs or sheet.backs == BACKS_SEPARATE:
-        for chunk in chunks:
-            fronts(chunk)
-            writer.show_page()
-            writer.advance(len(chunk))
-        if backs:
-            for chunk in chunks:
-                backs_page(chunk)
-                writer.show_page()
+    if preview:
+        page(chunks[0], 1, backs=False, side=_("à plier") if folded else _("recto"))
+        writer.advance(len(chunks[0]))
         return
-    for chunk in chunks:
-        fronts(chunk)
-        if sheet.backs == BACKS_FOLD:
-            back_faces(chunk)
-            if options.crop_marks:
-                writer.crop_marks(sheet.crop_marks(backs=True, count=len(chunk)))
-            fold = sheet.fold_line
-            c = writer.canvas
-            c.saveState()
-            c.setDash([3 * mm, 2 * mm])
-            c.setLineWidth(0.4)
-            c.setStrokeColorRGB(0.45, 0.45, 0.45)
-            c.line(*(v * mm for v in fold))
-            c.restoreState()
-            writer.show_page()
-        else:
-            writer.show_page()
-            backs_page(chunk)
-            writer.show_page()
-        writer.advance(len(chunk))
+    if folded:
+        for number, chunk in enumerate(chunks, start=1):
+            page(chunk, number, backs=False, side=_("à plier"))
+            writer.advance(len(chunk))
+    elif not has_backs:
+        for number, chunk in enumerate(chunks, start=1):
+            page(chunk, number, backs=False, side=_("recto"))
+            writer.blank_verso(page_w, page_h)
+            writer.advance(len(chunk))
+    elif sheet.backs == BACKS_SEPARATE:
+        for number, chunk in enumerate(chunks, start=1):
+            page(chunk, number, backs=False, side=_("recto"))
+            writer.advance(len(chunk))
+        for number, chunk in enumerate(chunks, start=1):
+            page(chunk, number, backs=True, side=_("verso"))
+    else:
+        for number, chunk in enumerate(chunks, start=1):
+            page(chunk, number, backs=False, side=_("recto"))
+            page(chunk, number, backs=True, side=_("verso"))
+            writer.advance(len(chunk))
 
 
 def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
@@ -443,18 +578,24 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
     pages: list[Page] = list(product.pages(writer.options, [e.item for e in entries]))
     if first_only:
         pages = pages[:1]
-    if product.duplex and pages:
-        first = pages[0]
-        writer.start_on_front(*paper_size(first.paper or writer.options.paper,
-                                          landscape=first.landscape))
-    for page in pages:
+    # Two-sided pages go in pairs, recto then verso; one-sided pages are each a sheet.
+    sheets = -(-len(pages) // 2) if product.duplex else len(pages)
+    for index, page in enumerate(pages):
         w, h = paper_size(page.paper or writer.options.paper, landscape=page.landscape)
-        writer.page(w, h)
+        writer.begin(w, h)
         pen = CanvasPen(writer.canvas, w, h)
         page.draw(pen)
         pen.flush()
         writer.unprintable(pen, product, None)
-        writer.show_page()
+        verso = product.duplex and index % 2 == 1
+        number = index // 2 + 1 if product.duplex else index + 1
+        writer.label(writer.sheet_label(str(product.label), number, sheets,
+                                        _("verso") if verso else _("recto")),
+                     Rect(EDGE, EDGE, w - 2 * EDGE, LABEL_BAND))
+        writer.end()
+        last = index == len(pages) - 1
+        if not first_only and (not product.duplex or (last and not verso)):
+            writer.blank_verso(w, h)
     writer.advance(1)  # a run of pages counts as one step of the progress bar
 
 
@@ -484,9 +625,10 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
 
     `preview` prints only the first sheet of the first product that has one, and checks
     only what that sheet shows: the admin's live preview stays fast on a large library.
+    Raises SheetError when a product cannot be laid out with these options.
     """
     game = GAMES[game_slug]
-    products = products_for(game_slug, product_slugs)
+    products = products_for(game_slug, product_slugs, options)
     refs = list(refs) if refs is not None else None
     if preview and products[0].kind:
         products = products[:1]
@@ -501,11 +643,11 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     # A selection of cards prints only the content products that hold them.
     if refs is not None:
         products = [p for p in products if p.kind and chosen[p.slug]]
+    for product in products:
+        if isinstance(product, Deck) and chosen[product.slug]:
+            options.sheet_for(product)  # every sheet can be laid out, before any is drawn
     if preview:
         products = [p for p in products if chosen[p.slug] or isinstance(p, Sheets)][:1]
-        for product in products:
-            if isinstance(product, Deck):
-                chosen[product.slug] = chosen[product.slug][:options.sheet_for(product).per_page]
         problems = []
     else:
         problems = check(game_slug, products, content, chosen, options)
@@ -519,13 +661,11 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
                     game_slug=game_slug, progress=progress, total=total)
     result = Result(products=[p.slug for p in products], items=items)
     with _set_aside():
-        for product in products:
-            entries = chosen[product.slug]
-            if isinstance(product, Deck):
-                if entries:
-                    write_deck(writer, product, entries, fronts_only=preview)
+        for part in runs_of(products, chosen, options):
+            if isinstance(part, Run):
+                write_run(writer, part, preview=preview)
             else:
-                write_sheets(writer, product, entries, first_only=preview)
+                write_sheets(writer, part, chosen[part.slug], first_only=preview)
         if writer.problems:
             raise PrintRefused(writer.problems)  # nothing is saved: no file is written
         if writer.pages == 0:

@@ -3,13 +3,23 @@
 Nothing here knows ReportLab; only the error messages go through gettext. Coordinates
 have their origin at the bottom-left corner of the page, as PDF has, and every spec
 checks itself when built so the drawing code can trust it.
+
+How a back finds its front. The flip edge belongs to the paper: "long" turns the sheet
+over around its long edge, "short" around its short edge, and both put the back page on
+the other side of the same sheet. Pages of cards are always portrait, the paper's own
+way up, so the page's axes are the paper's: a printer never turns them, and the maker's
+offsets (measured on the calibration sheet) apply as they are. A card wider than tall,
+or a layout that fits more turned, has its faces turned a quarter on the page instead.
+A card's back is drawn so that it reads upright when the card itself is turned over
+like a book page (around its own vertical axis), whatever the flip of the sheet: the
+back of a face's point (u, v) is the back face's point (w − u, v).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from django.utils.translation import gettext as _
 
@@ -17,33 +27,42 @@ from django.utils.translation import gettext as _
 PAPERS = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
-    "a3": (297.0, 420.0),  # only for one-page boards; makers print decks on A4 or Letter
+    "a3": (297.0, 420.0),  # the Minotaure's one-sheet board only, printed on its own
 }
 DECK_PAPERS = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter", "a3": "A3"}
 
-# Card sizes (portrait width, height), in mm.
+# Card sizes (portrait width, height), in mm: sizes that sleeves are sold for.
 CARD_SIZES = {
     "poker": (63.0, 88.0),
-    "mini": (44.0, 63.0),
+    "mini": (44.0, 68.0),  # "mini euro"
     "tarot": (70.0, 120.0),
 }
 DEFAULT_CARD = "poker"
 
 # How the backs of a deck are printed.
-BACKS_LONG = "long"  # duplex, flipped on the long edge (the default)
-BACKS_SHORT = "short"  # duplex, flipped on the short edge
-BACKS_SEPARATE = "separate"  # all fronts, then all backs: the maker turns the stack by hand
-BACKS_FOLD = "fold"  # gutterfold: front and back side by side, folded along the middle
+BACKS_LONG = "long"  # duplex, the sheet flipped on its long edge (the default)
+BACKS_SHORT = "short"  # duplex, the sheet flipped on its short edge
+BACKS_SEPARATE = "separate"  # all fronts, then all backs: the maker turns the stack (long edge)
+BACKS_FOLD = "fold"  # gutterfold: front and back on one side, folded along the middle
 BACKS = (BACKS_LONG, BACKS_SHORT, BACKS_SEPARATE, BACKS_FOLD)
+DUPLEX_BACKS = (BACKS_LONG, BACKS_SHORT)
 
 MAX_BLEED = 3.0
-MAX_OFFSET = 10.0  # hand-duplex back offset, mm either way
-# Printers do not print the last few millimetres of a sheet; crop marks live in the margin.
-MIN_MARGIN = 4.0
-CROP_MARK_LENGTH = 5.0
-CROP_MARK_GAP = 1.0  # between the bleed edge and the start of a crop mark
+MAX_GUTTER = 10.0
+DEFAULT_GUTTER = 2.0  # white paper between two cards' bleeds: a miscut shows no neighbour
+MAX_OFFSET = 10.0  # back offset, mm either way
+# Home printers do not print the last few millimetres of a sheet: nothing goes there.
+EDGE = 4.0
+MIN_MARGIN = EDGE
+CROP_MARK_GAP = 1.0  # between a bleed edge and the start of a crop mark
+CROP_MARK_LENGTH = 3.0
+LABEL_BAND = 3.0  # the sheet's label: game, product, "feuille 3/7", recto or verso
+FOLD_CLEARANCE = 2.0  # between a bleed edge and the fold line
 SAFE_INSET = 3.0  # text stays this far inside the trim
+# Around a grid: the crop marks on every side; the label on one side more.
+MARK_ROOM = EDGE + CROP_MARK_GAP + CROP_MARK_LENGTH
+LABEL_ROOM = MARK_ROOM + LABEL_BAND
 
 
 class SheetError(ValueError):
@@ -91,12 +110,57 @@ class Rect:
 
 
 @dataclass(frozen=True)
+class Matrix:
+    """An affine map of the plane, as PDF writes it: x' = a·x + c·y + e, y' = b·x + d·y + f."""
+
+    a: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+    d: float = 1.0
+    e: float = 0.0
+    f: float = 0.0
+
+    def __call__(self, x: float, y: float) -> tuple[float, float]:
+        return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
+
+    def then(self, other: Matrix) -> Matrix:
+        """Return the map that applies self, then other."""
+        o = other
+        return Matrix(o.a * self.a + o.c * self.b, o.b * self.a + o.d * self.b,
+                      o.a * self.c + o.c * self.d, o.b * self.c + o.d * self.d,
+                      o.a * self.e + o.c * self.f + o.e, o.b * self.e + o.d * self.f + o.f)
+
+    def rect(self, w: float, h: float) -> Rect:
+        """Return the page rectangle covered by the face rectangle (0, 0, w, h)."""
+        corners = [self(x, y) for x in (0, w) for y in (0, h)]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+    @property
+    def rotation(self) -> int:
+        """The angle in degrees a face is turned by (0, 90, 180 or 270), counter-clockwise."""
+        return round(math.degrees(math.atan2(self.b, self.a))) % 360
+
+
+def translate(dx: float, dy: float) -> Matrix:
+    return Matrix(e=dx, f=dy)
+
+
+@dataclass(frozen=True)
 class Placement:
-    """Where one face goes on a page: its trim box and its rotation (0 or 180 degrees)."""
+    """Where one face goes on a page: its trim and bleed boxes, and how it is drawn there.
+
+    `matrix` maps the face's own millimetres (origin at its bottom-left corner, upright)
+    onto the page.
+    """
 
     trim: Rect
     bleed: Rect
-    rotation: int = 0
+    matrix: Matrix = Matrix()
+
+    @property
+    def rotation(self) -> int:
+        return self.matrix.rotation
 
 
 @dataclass(frozen=True)
@@ -126,22 +190,56 @@ def card_size(name: str) -> tuple[float, float]:
         ) from None
 
 
-def _fit(length: float, item: float, gap: float, bleed: float) -> int:
-    """Return how many items of `length`, `gap` apart, fit inside the page margins."""
-    usable = length - 2 * MIN_MARGIN - 2 * bleed
-    if usable < item:
+def flip_map(backs: str, page_w: float, page_h: float) -> Matrix:
+    """Return where a point of a recto lies on its verso, as the verso page is drawn.
+
+    Long edge: the sheet turns around its vertical axis (the long edge of a portrait
+    sheet), so x is mirrored; short edge: around its horizontal axis, so y is. Separate
+    backs are turned by hand around the long edge.
+    """
+    if backs == BACKS_SHORT:
+        return Matrix(d=-1.0, f=page_h)
+    return Matrix(a=-1.0, e=page_w)
+
+
+def _count(length: float, cell: float, pitch: float, room: float) -> int:
+    """Return how many cells `pitch` apart fit in `length` with `room` left at both ends."""
+    usable = length - 2 * room
+    if usable < cell - 1e-9:
         return 0
-    return int((usable + gap + 1e-9) // (item + gap))
+    return 1 + int((usable - cell + 1e-9) // pitch)
+
+
+def _union(rects: list[Rect]) -> Rect:
+    x = min(r.x for r in rects)
+    y = min(r.y for r in rects)
+    return Rect(x, y, max(r.right for r in rects) - x, max(r.top for r in rects) - y)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One way to lay faces on a page: turned or not, the grid, where the label goes."""
+
+    turned: bool
+    columns: int
+    rows: int
+    label_on_top: bool
+
+    @property
+    def count(self) -> int:
+        return self.columns * self.rows
 
 
 @dataclass(frozen=True)
 class SheetSpec:
     """How faces of one size are laid out on one paper, with their backs.
 
-    Faces are laid out in a centred grid `gap` apart (twice the bleed, so each face keeps
-    its own bleed). `backs` decides where each back goes: behind its front on the reverse
-    page (long or short edge), on pages of their own (separate, shifted by the maker's
-    offset), or beside the front on the same page (fold).
+    Faces are laid out on portrait pages in a centred grid, `gutter` mm of white paper
+    between two faces' bleeds, upright or turned a quarter (`turned`: None picks
+    whichever fits more, upright on a tie). `backs` decides where each back goes: behind
+    its front on the verso (long or short edge, see `flip_map`), on pages of their own
+    (separate), or beside the front across a fold line (fold). The offsets move every back
+    on the paper's axes, as seen on the verso, to correct a printer.
     """
 
     paper: str = "a4"
@@ -149,9 +247,12 @@ class SheetSpec:
     face_h: float = CARD_SIZES[DEFAULT_CARD][1]
     bleed: float = 0.0
     backs: str = BACKS_LONG
-    offset_x: float = 0.0  # separate backs only: shift the backs right by this many mm
+    offset_x: float = 0.0  # move the backs right by this many mm, seen on the verso
     offset_y: float = 0.0  # ... and up
-    landscape: bool | None = None  # None: whichever fits more faces (portrait on a tie)
+    gutter: float = DEFAULT_GUTTER
+    turned: bool | None = None
+    marks_to_edge: bool = False  # crop marks run to the paper's edge, for a paper trimmer
+    name: str = ""  # what the faces are, for a refusal: « les fiches « Étoile » »
 
     def __post_init__(self):
         paper_size(self.paper)
@@ -160,88 +261,122 @@ class SheetSpec:
                 "backs": self.backs, "choices": ", ".join(BACKS)})
         if not 0 <= self.bleed <= MAX_BLEED:
             raise SheetError(_("Le fond perdu va de 0 à %(max)s mm.") % {"max": f"{MAX_BLEED:g}"})
+        if not 0 <= self.gutter <= MAX_GUTTER:
+            raise SheetError(_("L’espace entre les cartes va de 0 à %(max)s mm.")
+                             % {"max": f"{MAX_GUTTER:g}"})
         if self.face_w <= 0 or self.face_h <= 0:
             raise SheetError("Une carte a une largeur et une hauteur.")
         if abs(self.offset_x) > MAX_OFFSET or abs(self.offset_y) > MAX_OFFSET:
             raise SheetError(_("Le décalage du verso va de −%(max)s à %(max)s mm.")
                              % {"max": f"{MAX_OFFSET:g}"})
-        if self.columns < 1 or self.rows < 1:
-            raise SheetError(
-                _("Une carte de %(w)s × %(h)s mm ne tient pas sur une feuille %(paper)s avec "
-                  "%(bleed)s mm de fond perdu.") % {
-                    "w": f"{self.face_w:g}", "h": f"{self.face_h:g}", "bleed": f"{self.bleed:g}",
-                    "paper": PAPER_NAMES.get(self.paper, self.paper)}
-            )
+        if self.layout is None:
+            raise SheetError(self._refusal())
+
+    def _refusal(self) -> str:
+        """Say why nothing fits, and what the maker can change."""
+        what = self.name or _("une carte")
+        params = {"what": what, "w": f"{self.face_w:g}", "h": f"{self.face_h:g}",
+                  "paper": PAPER_NAMES.get(self.paper, self.paper)}
+        changes = []
+        if self.bleed or self.gutter > DEFAULT_GUTTER:
+            changes.append(_("réduisez le fond perdu et l’espace entre les cartes"))
+        if self.offset_x or self.offset_y:
+            changes.append(_("réduisez le décalage des versos"))
+        if self.backs == BACKS_FOLD:
+            changes.append(_("choisissez un recto verso ou « tous les rectos, puis tous les "
+                             "versos » au lieu du pliage"))
+        for paper in DECK_PAPERS:
+            if paper != self.paper and self._unchecked(paper=paper).layout is not None:
+                changes.append(_("imprimez sur %(paper)s") % {"paper": PAPER_NAMES[paper]})
+        message = _("Impossible de placer %(what)s (%(w)s × %(h)s mm) sur une feuille "
+                    "%(paper)s avec ces réglages.") % params
+        if changes:
+            message += " " + _("Pour l’imprimer : %(changes)s.") % {
+                "changes": _(" ou ").join(str(c) for c in changes)}
+        return message
+
+    def _unchecked(self, **changes) -> SheetSpec:
+        """Return this spec with some fields changed, not checked: to ask what would fit."""
+        other = object.__new__(SheetSpec)
+        for name in self.__dataclass_fields__:
+            object.__setattr__(other, name, changes.get(name, getattr(self, name)))
+        return other
 
     # --- the grid -------------------------------------------------------------------------
 
     @property
-    def gap(self) -> float:
-        return 2 * self.bleed
-
-    def _grid(self, landscape: bool) -> tuple[int, int]:
-        w, h = paper_size(self.paper, landscape=landscape)
-        if self.backs == BACKS_FOLD:
-            # Front and back share the page: each half holds the faces of one side.
-            if self.fold_vertical_for(landscape):
-                cols = _fit(w / 2 - MIN_MARGIN, self.face_w, self.gap, self.bleed)
-                return cols, _fit(h, self.face_h, self.gap, self.bleed)
-            rows = _fit(h / 2 - MIN_MARGIN, self.face_h, self.gap, self.bleed)
-            return _fit(w, self.face_w, self.gap, self.bleed), rows
-        return (_fit(w, self.face_w, self.gap, self.bleed),
-                _fit(h, self.face_h, self.gap, self.bleed))
-
-    def fold_vertical_for(self, landscape: bool) -> bool:
-        """Fold along a vertical line (faces left, backs right) when the page is wider."""
-        w, h = paper_size(self.paper, landscape=landscape)
-        return w >= h
-
-    @cached_property
-    def is_landscape(self) -> bool:
-        if self.landscape is not None:
-            return self.landscape
-        portrait = self._grid(False)
-        wide = self._grid(True)
-        return wide[0] * wide[1] > portrait[0] * portrait[1]
-
-    @property
     def page_size(self) -> tuple[float, float]:
-        return paper_size(self.paper, landscape=self.is_landscape)
-
-    @cached_property
-    def columns(self) -> int:
-        return self._grid(self.is_landscape)[0]
-
-    @cached_property
-    def rows(self) -> int:
-        return self._grid(self.is_landscape)[1]
-
-    @cached_property
-    def per_page(self) -> int:
-        return self.columns * self.rows
+        return paper_size(self.paper)
 
     @property
-    def fold_vertical(self) -> bool:
-        return self.fold_vertical_for(self.is_landscape)
+    def pitch_gap(self) -> float:
+        """The distance between two neighbours' trims."""
+        return self.gutter + 2 * self.bleed
+
+    def _cell(self, turned: bool) -> tuple[float, float]:
+        return (self.face_h, self.face_w) if turned else (self.face_w, self.face_h)
+
+    def _layout(self, turned: bool, label_on_top: bool) -> Layout:
+        page_w, page_h = self.page_size
+        cw, ch = self._cell(turned)
+        outer_w, outer_h = cw + 2 * self.bleed, ch + 2 * self.bleed
+        room_x = (MARK_ROOM if label_on_top else LABEL_ROOM) + abs(self.offset_x)
+        room_y = (LABEL_ROOM if label_on_top else MARK_ROOM) + abs(self.offset_y)
+        columns = _count(page_w, outer_w, cw + self.pitch_gap, room_x)
+        if self.backs == BACKS_FOLD:
+            # Each half holds one side: from its outer margin to the fold's clearance.
+            rows = _count(page_h / 2 - FOLD_CLEARANCE - room_y, outer_h, ch + self.pitch_gap, 0)
+        else:
+            rows = _count(page_h, outer_h, ch + self.pitch_gap, room_y)
+        return Layout(turned, columns, rows, label_on_top)
+
+    @cached_property
+    def layout(self) -> Layout | None:
+        turns = (False, True) if self.turned is None else (self.turned,)
+        best = None
+        for turned in turns:
+            for label_on_top in (True, False):
+                layout = self._layout(turned, label_on_top)
+                if layout.count and (best is None or layout.count > best.count):
+                    best = layout
+        return best
+
+    @property
+    def is_turned(self) -> bool:
+        return self.layout.turned
+
+    @property
+    def columns(self) -> int:
+        return self.layout.columns
+
+    @property
+    def rows(self) -> int:
+        return self.layout.rows
+
+    @property
+    def per_page(self) -> int:
+        return self.layout.count
+
+    @property
+    def cell(self) -> tuple[float, float]:
+        return self._cell(self.is_turned)
 
     @property
     def grid_size(self) -> tuple[float, float]:
-        return (self.columns * self.face_w + (self.columns - 1) * self.gap,
-                self.rows * self.face_h + (self.rows - 1) * self.gap)
+        cw, ch = self.cell
+        return (self.columns * cw + (self.columns - 1) * self.pitch_gap,
+                self.rows * ch + (self.rows - 1) * self.pitch_gap)
 
     @cached_property
     def front_area(self) -> Rect:
-        """The trim extent of the grid of fronts (one half of the page when folding)."""
+        """The trim extent of the grid of fronts (the upper half of the page when folding)."""
         page_w, page_h = self.page_size
         grid_w, grid_h = self.grid_size
-        if self.backs == BACKS_FOLD and self.fold_vertical:
-            # Fronts in the left half, close to the fold so the pair is cut in one go.
-            x = page_w / 2 - MIN_MARGIN - self.bleed - grid_w
-            return Rect(x, (page_h - grid_h) / 2, grid_w, grid_h)
+        x = (page_w - grid_w) / 2
         if self.backs == BACKS_FOLD:
-            y = page_h / 2 + MIN_MARGIN + self.bleed
-            return Rect((page_w - grid_w) / 2, y, grid_w, grid_h)
-        return Rect((page_w - grid_w) / 2, (page_h - grid_h) / 2, grid_w, grid_h)
+            # Close to the fold, so that a front and its back are cut in one go.
+            return Rect(x, page_h / 2 + FOLD_CLEARANCE + self.bleed, grid_w, grid_h)
+        return Rect(x, (page_h - grid_h) / 2, grid_w, grid_h)
 
     def front(self, index: int) -> Placement:
         """Return where the face at `index` on a page goes (left to right, top to bottom)."""
@@ -257,57 +392,69 @@ class SheetSpec:
 
     @cached_property
     def backs_(self) -> tuple[Placement, ...]:
-        return tuple(self._back(i) for i in range(self.per_page))
+        return tuple(self._back(front) for front in self.fronts)
 
     def _front(self, index: int) -> Placement:
         row, col = divmod(index, self.columns)
+        cw, ch = self.cell
         area = self.front_area
-        x = area.x + col * (self.face_w + self.gap)
-        y = area.top - (row + 1) * self.face_h - row * self.gap
-        trim = Rect(x, y, self.face_w, self.face_h)
-        return Placement(trim, trim.outset(self.bleed))
-
-    def _back(self, index: int) -> Placement:
-        """Return where the back of the face at `index` goes on its page.
-
-        Long edge: the sheet turns around its vertical axis, so the back is mirrored left to
-        right. Short edge: it turns around its horizontal axis, so the back is mirrored top
-        to bottom. Either way the back is drawn upright. Fold: mirrored across the fold.
-        """
-        trim = self._front(index).trim
-        page_w, page_h = self.page_size
-        if self.backs == BACKS_SHORT or (self.backs == BACKS_FOLD and not self.fold_vertical):
-            mirrored = Rect(trim.x, page_h - trim.top, trim.w, trim.h)
-            rotation = 180 if self.backs == BACKS_FOLD else 0
+        x = area.x + col * (cw + self.pitch_gap)
+        y = area.top - (row + 1) * ch - row * self.pitch_gap
+        if self.is_turned:
+            # A quarter turn counter-clockwise: the face's top points left.
+            matrix = Matrix(a=0.0, b=1.0, c=-1.0, d=0.0, e=x + self.face_h, f=y)
         else:
-            mirrored = Rect(page_w - trim.right, trim.y, trim.w, trim.h)
-            rotation = 0
-        if self.backs == BACKS_SEPARATE:
-            mirrored = mirrored.moved(self.offset_x, self.offset_y)
-        return Placement(mirrored, mirrored.outset(self.bleed), rotation)
+            matrix = translate(x, y)
+        trim = Rect(x, y, cw, ch)
+        return Placement(trim, trim.outset(self.bleed), matrix)
+
+    def behind(self) -> Matrix:
+        """Return the map from a recto's page to where that point lies on its verso's page.
+
+        For a fold, the verso is the other half of the same page, across the fold line.
+        The maker's offsets are included.
+        """
+        page_w, page_h = self.page_size
+        if self.backs == BACKS_FOLD:
+            flip = Matrix(d=-1.0, f=page_h)
+        else:
+            flip = flip_map(self.backs, page_w, page_h)
+        return flip.then(translate(self.offset_x, self.offset_y))
+
+    def _back(self, front: Placement) -> Placement:
+        # The card turned over like a book page, placed by the sheet's own turn.
+        turn_over = Matrix(a=-1.0, e=self.face_w)
+        matrix = turn_over.then(front.matrix).then(self.behind())
+        trim = matrix.rect(self.face_w, self.face_h)
+        return Placement(trim, trim.outset(self.bleed), matrix)
 
     @property
     def fold_line(self) -> tuple[float, float, float, float] | None:
         if self.backs != BACKS_FOLD:
             return None
         page_w, page_h = self.page_size
-        if self.fold_vertical:
-            return (page_w / 2, 0, page_w / 2, page_h)
         return (0, page_h / 2, page_w, page_h / 2)
 
-    # --- marks ----------------------------------------------------------------------------
+    # --- marks, label and boxes ---------------------------------------------------------
+
+    def placed(self, count: int, *, backs: bool = False) -> list[Placement]:
+        """Return the placements of the first `count` faces of a page: fronts, or backs.
+
+        A fold page holds both.
+        """
+        fronts = list(self.fronts[:count])
+        if self.backs == BACKS_FOLD:
+            return fronts + list(self.backs_[:count])
+        return list(self.backs_[:count]) if backs else fronts
 
     def crop_marks(self, *, backs: bool = False, count: int | None = None) -> list[CropMark]:
-        """Return the cut lines' marks, in the margin outside the grid, never over a face.
+        """Return the cut lines' marks, in the margins outside every face's bleed.
 
-        `count` faces are on the page (a deck's last sheet is often not full): only their
-        cut lines are marked.
+        Only the cut lines of the `count` faces on the page are marked (a deck's last sheet
+        is often not full). Marks stay EDGE mm inside the paper unless `marks_to_edge`;
+        they never cross the sheet's label.
         """
-        return list(self._crop_marks(backs, self.per_page if count is None else count))
-
-    @lru_cache(maxsize=16)  # noqa: B019 (a spec is frozen and few are alive at once)
-    def _crop_marks(self, backs: bool, count: int) -> tuple[CropMark, ...]:
-        placements = (self.backs_ if backs else self.fronts)[:count]
+        placements = self.placed(self.per_page if count is None else count, backs=backs)
         xs = sorted({round(v, 4) for p in placements for v in (p.trim.x, p.trim.right)})
         ys = sorted({round(v, 4) for p in placements for v in (p.trim.y, p.trim.top)})
         left = min(p.bleed.x for p in placements)
@@ -315,40 +462,49 @@ class SheetSpec:
         bottom = min(p.bleed.y for p in placements)
         top = max(p.bleed.top for p in placements)
         page_w, page_h = self.page_size
+        label = self.label_box
         gap = CROP_MARK_GAP
+
+        def end(start: float, direction: int, limit: float) -> float:
+            if self.marks_to_edge:
+                return limit
+            return start + direction * CROP_MARK_LENGTH
+
         marks = []
         for x in xs:
-            down = max(0.0, bottom - gap)
-            up = min(page_h, top + gap)
-            marks.append(CropMark(x, down, x, max(0.0, down - CROP_MARK_LENGTH)))
-            marks.append(CropMark(x, up, x, min(page_h, up + CROP_MARK_LENGTH)))
+            down, up = bottom - gap, top + gap
+            up_limit = label.y if self.layout.label_on_top else page_h
+            marks.append(CropMark(x, down, x, end(down, -1, 0.0)))
+            marks.append(CropMark(x, up, x, end(up, 1, up_limit)))
         for y in ys:
-            left_end = max(0.0, left - gap)
-            right_end = min(page_w, right + gap)
-            marks.append(CropMark(left_end, y, max(0.0, left_end - CROP_MARK_LENGTH), y))
-            marks.append(CropMark(right_end, y, min(page_w, right_end + CROP_MARK_LENGTH), y))
-        return tuple(m for m in marks if (m.x1, m.y1) != (m.x2, m.y2))
+            left_start, right_start = left - gap, right + gap
+            left_limit = 0.0 if self.layout.label_on_top else label.right
+            marks.append(CropMark(left_start, y, end(left_start, -1, left_limit), y))
+            marks.append(CropMark(right_start, y, end(right_start, 1, page_w), y))
+        return marks
+
+    @property
+    def label_box(self) -> Rect:
+        """Where the sheet's label goes: a band along the top edge, or the left edge."""
+        page_w, page_h = self.page_size
+        if self.layout.label_on_top:
+            return Rect(EDGE, page_h - EDGE - LABEL_BAND, page_w - 2 * EDGE, LABEL_BAND)
+        return Rect(EDGE, EDGE, LABEL_BAND, page_h - 2 * EDGE)
+
+    def boxes(self, count: int, *, backs: bool = False) -> tuple[Rect, Rect]:
+        """Return the trim and bleed boxes of a page holding `count` faces."""
+        placements = self.placed(count, backs=backs)
+        return _union([p.trim for p in placements]), _union([p.bleed for p in placements])
 
     def trim_box(self, *, backs: bool = False) -> Rect:
-        return self._boxes(backs)[0]
+        return self.boxes(self.per_page, backs=backs)[0]
 
     def bleed_box(self, *, backs: bool = False) -> Rect:
-        return self._boxes(backs)[1]
-
-    @lru_cache(maxsize=16)  # noqa: B019 (as _crop_marks: every page of a deck asks)
-    def _boxes(self, backs: bool) -> tuple[Rect, Rect]:
-        placements = self.backs_ if backs else self.fronts
-        return _union([p.trim for p in placements]), _union([p.bleed for p in placements])
+        return self.boxes(self.per_page, backs=backs)[1]
 
     @property
     def safe_inset(self) -> float:
         return SAFE_INSET
-
-
-def _union(rects: list[Rect]) -> Rect:
-    x = min(r.x for r in rects)
-    y = min(r.y for r in rects)
-    return Rect(x, y, max(r.right for r in rects) - x, max(r.top for r in rects) - y)
 
 
 def pages_needed(count: int, per_page: int) -> int:

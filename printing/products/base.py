@@ -34,12 +34,27 @@ class Deck:
     items: Callable[[], Iterable[Any]] | None = None
     size: tuple[float, float] | None = None  # fixed size in mm; None: the maker's card size
     duplex: bool = True  # False: single-sided (a sheet of tokens to fold, say)
+    # Cards whose backs differ print "CODE-017" on both faces, so a maker checks each back,
+    # reprints or re-sorts one card. Empty for decks whose backs must all look alike.
+    code: str = ""
 
     def __post_init__(self):
         if bool(self.kind) == bool(self.items):
             raise ValueError(f"{self.slug}: a deck prints either content or fixed items")
         if self.kind and self.to_item is None:
             raise ValueError(f"{self.slug}: a content deck needs to_item")
+        if self.code and not (self.code.isascii() and self.code.isupper()
+                              and self.code.isalpha()):
+            raise ValueError(f"{self.slug}: a deck code is capital letters, such as MIL")
+
+    @property
+    def numbered(self) -> bool:
+        """Whether each face carries its identifier (a deck with a code and with backs)."""
+        return bool(self.code) and self.has_backs
+
+    def ident(self, number: int) -> str:
+        """Return the identifier printed on a face: « MIL-017 »."""
+        return f"{self.code}-{number:03d}"
 
     @property
     def has_backs(self) -> bool:
@@ -70,6 +85,7 @@ class Sheets:
     kind: str = ""
     to_item: Callable[[Any, Any], Any] | None = None
     duplex: bool = False  # pages go in front/back pairs: the first is always a recto
+    alone: bool = False  # printed only when asked for (the calibration sheet)
 
 
 Product = Deck | Sheets

@@ -1,116 +1,193 @@
-"""The duplex calibration sheet: two pages that show a printer's front/back misalignment.
+"""The duplex calibration sheet: one sheet that tells a maker how their printer prints.
 
-Page 1 carries crosshairs; page 2 carries rulers exactly behind them. Held against a
-window, each crosshair falls on its ruler at the misalignment in mm, and that number is
-the back offset to enter for "rectos puis versos" (separate backs). Printed with an
-offset already entered, the crosshairs should fall on zero.
+The recto carries a 100 mm gauge (a printer that scales the page shows it at once), a
+flip cue, and five targets made of two rulers each; the verso carries a cross behind each
+target, placed for the flip and offsets chosen. Held against a window, recto facing the
+maker, each cross shows through on its rulers: the value read is what to *add* to the
+offsets entered (0 everywhere: the printer is aligned). The rulers' numbers are computed
+from the flip, so that reading is the same for every mode, and the offsets it gives are
+what every mode takes.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from reportlab.lib.units import mm
 
 from ..draw import Pen
-from ..sheets import BACKS_SEPARATE, BACKS_SHORT, Rect
-from ..text import BOLD
+from ..sheets import BACKS_FOLD, BACKS_SHORT, Matrix, Rect, flip_map, translate
+from ..text import BOLD, MIN_SIZE
 from .base import Page, Sheets
 from .style import GREY, INK, PAGE_MARGIN
 
 RULER_HALF = 5  # mm either side of zero
-CROSS_HALF = 14.0
+CROSS_HALF = 9.0
+ARM = 7.0  # from a target's centre to its rulers
+GAUGE = 100.0  # mm: the scale check
 RED = "#c8102e"
+GREEN = "#1e7b34"
 
 
 def targets(w: float, h: float) -> list[tuple[float, float]]:
-    """Return the crosshair centres: the middle and near each corner of the page."""
-    side, bottom, top = 35.0, 35.0, 95.0  # the instructions fill the top of the page
+    """Return the target centres: the middle and near each corner of the page's lower part."""
+    side, bottom, top = 32.0, 30.0, 150.0  # instructions, gauge and cue fill the top
     return [(w / 2, (bottom + h - top) / 2), (side, bottom), (w - side, bottom),
             (side, h - top), (w - side, h - top)]
 
 
 def behind(x: float, y: float, w: float, h: float, backs: str) -> tuple[float, float]:
-    """Return where a point of the front page lies on the back page, as the back is read."""
+    """Return where a point of the recto lies on the verso, as the verso page is drawn."""
+    return flip_map(backs, w, h)(x, y)
+
+
+def _flip(options, w: float, h: float) -> Matrix:
+    backs = BACKS_SHORT if options.backs == BACKS_SHORT else "long"
+    return flip_map(backs, w, h).then(translate(options.offset_x, options.offset_y))
+
+
+def reading_signs(backs: str) -> tuple[int, int]:
+    """Return how a ruler's numbers run (+1: growing right or up) for the offset to add.
+
+    A verso drawn `d` mm further right on its own page shows through the recto `d` mm to
+    the left after a long-edge flip (to the right after a short-edge one); up stays up
+    after a long-edge flip and turns down after a short-edge one. The number read must be
+    what to add to the offset, so the ruler runs against the shift it measures.
+    """
     if backs == BACKS_SHORT:
-        return (x, h - y)
-    return (w - x, y)
+        return (-1, 1)
+    return (1, -1)
 
 
-def _title(pen: Pen, title: str, lines: list[str]) -> None:
+def _title(pen: Pen, title: str, lines: list[str]) -> float:
     top = pen.h - PAGE_MARGIN
     pen.text(title, Rect(PAGE_MARGIN, top - 9, pen.w - 2 * PAGE_MARGIN, 9), size=15,
              font=BOLD, label="titre")
-    pen.text("\n".join(lines), Rect(PAGE_MARGIN, top - 62, pen.w - 2 * PAGE_MARGIN, 50),
-             size=10,
-             min_size=7, label="mode d’emploi")
+    pen.text("\n".join(lines), Rect(PAGE_MARGIN, top - 52, pen.w - 2 * PAGE_MARGIN, 42),
+             size=9, min_size=MIN_SIZE, label="mode d’emploi")
+    return top - 52
 
 
-def front_page(pen: Pen) -> None:
-    _title(pen, _("Calibrage recto verso — recto"), [
-        _("1. Imprimez ces deux pages en recto verso, à 100 %, avec les réglages de vos "
-          "cartes."),
-        _("2. Regardez la feuille par transparence, recto face à vous."),
-        _("3. Chaque croix tombe sur une règle du verso : lisez la graduation sous le trait "
-          "vertical (décalage X) et sous le trait horizontal (décalage Y), en mm."),
-        _("4. Une lecture de 0 partout : l’imprimante est alignée. Sinon, imprimez en "
-          "« rectos puis versos » avec ces décalages."),
-    ])
-    for x, y in targets(pen.w, pen.h):
-        pen.line(x - CROSS_HALF, y, x + CROSS_HALF, y, stroke=RED, width=0.35)
-        pen.line(x, y - CROSS_HALF, x, y + CROSS_HALF, stroke=RED, width=0.35)
-        pen.circle(x, y, 1.2, stroke=RED, width=0.25)
+def gauge(pen: Pen, x: float, y: float) -> None:
+    """A 100 mm scale, ticks every 10 mm and every mm, to measure with a ruler."""
+    pen.line(x, y, x + GAUGE, y, stroke=INK, width=0.3)
+    for step in range(0, int(GAUGE) + 1):
+        length = 4.0 if step % 10 == 0 else 2.5 if step % 5 == 0 else 1.4
+        pen.line(x + step, y, x + step, y + length, stroke=INK, width=0.12)
+        if step % 10 == 0:
+            pen.centred(str(step), x + step, y - 2.6, size=MIN_SIZE, fill=INK)
+    pen.text(_("Ce trait mesure exactement 100 mm. Plus court ou plus long : l’impression a "
+               "été mise à l’échelle ; imprimez en « taille réelle » (100 %), jamais « ajuster "
+               "à la page »."), Rect(x + GAUGE + 4, y - 4, pen.w - PAGE_MARGIN - x - GAUGE - 4,
+                                     12), size=7.5, min_size=MIN_SIZE, label="jauge")
 
 
-def ruler(pen: Pen, x: float, y: float, *, vertical: bool) -> None:
-    """A scale from −RULER_HALF to +RULER_HALF mm, zero on (x, y), ticks every half mm."""
+def cue_box(w: float, h: float) -> Rect:
+    return Rect(PAGE_MARGIN, h - 122, w - 2 * PAGE_MARGIN, 14)
+
+
+def ruler(pen: Pen, x: float, y: float, *, vertical: bool, sign: int) -> None:
+    """A scale from −RULER_HALF to +RULER_HALF mm, zero on (x, y), ticks every half mm.
+
+    `sign` −1 numbers it against the axis (positive to the left, or downwards).
+    """
     if vertical:
         pen.line(x, y - RULER_HALF, x, y + RULER_HALF, stroke=INK, width=0.15)
     else:
         pen.line(x - RULER_HALF, y, x + RULER_HALF, y, stroke=INK, width=0.15)
     for half_mm in range(-2 * RULER_HALF, 2 * RULER_HALF + 1):
-        value = half_mm / 2
-        length = 5.0 if half_mm == 0 else 3.0 if half_mm % 2 == 0 else 1.6
-        label = f"{value:g}".replace("-", "−")
-        # Labels every 2 mm, staggered so that neighbours never touch.
-        stagger = 2.6 if half_mm % 8 else 0.0
+        at = half_mm / 2
+        length = 4.0 if half_mm == 0 else 2.6 if half_mm % 2 == 0 else 1.4
         if vertical:
-            pen.line(x, y + value, x + length, y + value, stroke=INK, width=0.1)
-            if half_mm % 4 == 0:
-                pen.centred(label, x + 7 + stagger, y + value, size=4.5, fill=INK)
+            pen.line(x, y + at, x + length, y + at, stroke=INK, width=0.1)
         else:
-            pen.line(x + value, y, x + value, y - length, stroke=INK, width=0.1)
-            if half_mm % 4 == 0:
-                pen.centred(label, x + value, y - 6.5 - stagger, size=4.5, fill=INK)
+            pen.line(x + at, y, x + at, y + length, stroke=INK, width=0.1)
+        if half_mm % 4:
+            continue
+        value = sign * at
+        label = f"{value:+g}".replace("-", "−") if value else "0"
+        # Labels every 2 mm, alternately nearer and farther, so that they never touch.
+        stagger = 3.0 if half_mm % 8 else 0.0
+        if vertical:
+            pen.centred(label, x + 7 + stagger, y + at, size=MIN_SIZE, fill=INK)
+        else:
+            pen.centred(label, x + at, y + 6.5 + stagger, size=MIN_SIZE, fill=INK)
+
+
+def front_page(pen: Pen, options) -> None:
+    offsets = {"x": f"{options.offset_x:g}", "y": f"{options.offset_y:g}"}
+    bottom = _title(pen, _("Calibrage recto verso — recto"), [
+        _("1. Imprimez cette feuille recto verso, à 100 %, avec les réglages de vos cartes "
+          "(même bord de retournement, mêmes décalages)."),
+        _("2. Mesurez le trait de 100 mm ci-dessous."),
+        _("3. Lisez le cadre « Bord de retournement » par transparence."),
+        _("4. Regardez la feuille devant une fenêtre, ce côté face à vous : chaque croix du "
+          "verso se voit à travers le papier. Lisez sur la règle horizontale le chiffre où "
+          "passe son trait vertical (X), sur la règle verticale celui où passe son trait "
+          "horizontal (Y)."),
+        _("5. Ajoutez ces nombres aux décalages déjà saisis (ici X = %(x)s mm, Y = %(y)s mm) "
+          "et saisissez le résultat ; ils valent pour tous les modes de dos. 0 partout : "
+          "l’imprimante est alignée.") % offsets,
+    ])
+    gauge(pen, PAGE_MARGIN, bottom - 8)
+    box = cue_box(pen.w, pen.h)
+    pen.dashed_rect(box, stroke=INK)
+    pen.text(_("Bord de retournement : derrière ce cadre, le verso doit dire « bon bord », "
+               "à l’endroit."), box.inset(3, 2), size=8, min_size=MIN_SIZE,
+             valign="middle", label="retournement")
+    sign_x, sign_y = reading_signs(options.backs)
+    for x, y in targets(pen.w, pen.h):
+        ruler(pen, x, y + ARM, vertical=False, sign=sign_x)
+        ruler(pen, x + ARM, y, vertical=True, sign=sign_y)
+        pen.circle(x, y, 0.5, fill=GREY)
 
 
 def back_page(pen: Pen, options) -> None:
     w, h = pen.w, pen.h
-    backs = options.backs
     _title(pen, _("Calibrage recto verso — verso"), [
-        _("Les règles sont en mm ; + vers la droite et vers le haut, vu de ce côté."),
-        _("Décalage lu = décalage X / Y à saisir pour « rectos puis versos »."),
+        _("Ce côté ne se lit pas : regardez le recto par transparence."),
     ])
-    dx, dy = (options.offset_x, options.offset_y) if backs == BACKS_SEPARATE else (0.0, 0.0)
+    flip = _flip(options, w, h)
+    box = cue_box(w, h)
+    # Behind the recto's cue as the chosen flip puts it; where the other flip would put it,
+    # drawn upside down, so that a wrong flip reads upright there instead.
+    cx, cy = flip(*box.centre)
+    pen.text(_("✓ bon bord"), Rect(cx - 40, cy - 5, 80, 10), size=14, font=BOLD, fill=GREEN,
+             align="centre", valign="middle", label="bon bord")
+    wx, wy = w - cx, h - cy
+    c = pen.canvas
+    c.saveState()
+    c.translate(wx * mm, wy * mm)
+    c.rotate(180)
+    pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
+             Rect(-70, -5, 140, 10), size=11, font=BOLD, fill=RED, align="centre",
+             valign="middle", label="mauvais bord")
+    pen.flush()
+    c.restoreState()
     for x, y in targets(w, h):
-        bx, by = behind(x, y, w, h, backs)
-        bx, by = bx + dx, by + dy
-        # The horizontal ruler reads the front's vertical stroke, a little above the centre.
-        ruler(pen, bx, by + CROSS_HALF * 0.75, vertical=False)
-        ruler(pen, bx + CROSS_HALF * 0.75, by, vertical=True)
-        pen.circle(bx, by, 0.6, fill=GREY)
+        bx, by = flip(x, y)
+        pen.line(bx - CROSS_HALF, by, bx + CROSS_HALF, by, stroke=RED, width=0.3)
+        pen.line(bx, by - CROSS_HALF, bx, by + CROSS_HALF, stroke=RED, width=0.3)
 
 
 def calibration_pages(options, items) -> list[Page]:
-    return [Page(front_page), Page(lambda pen: back_page(pen, options))]
+    if options.backs == BACKS_FOLD:
+        options = dataclasses.replace(options, backs="long")
+    return [Page(lambda pen: front_page(pen, options)),
+            Page(lambda pen: back_page(pen, options))]
 
 
 CALIBRATION = Sheets(
     slug="calibrage",
     label=gettext_lazy("Feuille de calibrage recto verso"),
-    description=gettext_lazy("Deux pages qui mesurent en mm le décalage entre recto et verso "
-                             "de votre imprimante."),
+    description=gettext_lazy("Une feuille qui vérifie l’échelle et le bord de retournement, "
+                             "et mesure en mm le décalage entre recto et verso de votre "
+                             "imprimante."),
     pages=calibration_pages,
     duplex=True,
+    alone=True,
 )
 
-__all__ = ["CALIBRATION", "behind", "targets"]
+__all__ = ["CALIBRATION", "behind", "reading_signs", "targets"]
