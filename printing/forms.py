@@ -19,7 +19,9 @@ from .sheets import (
     BACKS_SHORT,
     CARD_SIZES,
     DEFAULT_CARD,
+    DEFAULT_GUTTER,
     MAX_BLEED,
+    MAX_GUTTER,
     MAX_OFFSET,
     SheetError,
 )
@@ -56,18 +58,21 @@ def _interpolate(message, params: dict) -> str:
 interpolate = lazy(_interpolate, str)
 
 
-def millimetres(**kwargs) -> forms.DecimalField:
+def millimetres(initial: float = 0.0, **kwargs) -> forms.DecimalField:
     # No min/max validators: PrintOptions says what is possible, in one place, in French.
-    return forms.DecimalField(max_digits=4, decimal_places=1, initial=Decimal("0"),
+    return forms.DecimalField(max_digits=4, decimal_places=1, initial=Decimal(f"{initial:g}"),
                               widget=forms.NumberInput(attrs={"step": "0.5"}), **kwargs)
 
 
 BLEED_HELP = interpolate(_(
     "De 0 à %(max)s mm : le fond de la carte déborde du trait de coupe, pour un massicot."),
     {"max": f"{MAX_BLEED:g}"})
+GUTTER_HELP = interpolate(_(
+    "De 0 à %(max)s mm de papier blanc entre deux cartes : une coupe un peu à côté ne montre "
+    "pas la voisine."), {"max": f"{MAX_GUTTER:g}"})
 OFFSET_HELP = interpolate(_(
-    "Seulement pour « tous les rectos, puis tous les versos » : de −%(max)s à %(max)s mm, la "
-    "mesure lue sur la feuille de calibrage."), {"max": f"{MAX_OFFSET:g}"})
+    "De −%(max)s à %(max)s mm, vu du côté verso : ce que donne la feuille de calibrage, pour "
+    "tous les modes de dos."), {"max": f"{MAX_OFFSET:g}"})
 
 
 class PrintForm(forms.Form):
@@ -84,11 +89,16 @@ class PrintForm(forms.Form):
     backs = forms.ChoiceField(label=_("Dos des cartes"), choices=BACKS_CHOICES,
                               initial=BACKS_LONG, widget=forms.RadioSelect)
     bleed = millimetres(label=_("Fond perdu (mm)"), help_text=BLEED_HELP)
+    gutter = millimetres(DEFAULT_GUTTER, label=_("Espace entre les cartes (mm)"),
+                         help_text=GUTTER_HELP, required=False)
     offset_x = millimetres(label=_("Décalage des versos vers la droite (mm)"),
                            help_text=OFFSET_HELP)
     offset_y = millimetres(label=_("Décalage des versos vers le haut (mm)"), help_text=_(
-        "Seulement pour « tous les rectos, puis tous les versos », comme ci-dessus."))
+        "Vu du côté verso, comme ci-dessus."))
     crop_marks = forms.BooleanField(label=_("Traits de coupe"), required=False, initial=True)
+    marks_to_edge = forms.BooleanField(
+        label=_("Traits de coupe jusqu’au bord de la feuille"), required=False,
+        help_text=_("Pour un massicot ou une rogneuse : les traits traversent la marge."))
     include_drafts = forms.BooleanField(
         label=_("Inclure les brouillons et les contenus en relecture"), required=False,
         help_text=_("Pour relire sur papier ce qui n’est pas encore publié."))
@@ -114,8 +124,10 @@ class PrintForm(forms.Form):
         try:
             self.options = PrintOptions(
                 paper=cleaned["paper"], card=cleaned["card"], backs=cleaned["backs"],
-                bleed=float(cleaned["bleed"]), offset_x=float(cleaned["offset_x"]),
-                offset_y=float(cleaned["offset_y"]), crop_marks=cleaned["crop_marks"])
+                bleed=float(cleaned["bleed"]),
+                gutter=DEFAULT_GUTTER if cleaned["gutter"] is None else float(cleaned["gutter"]),
+                offset_x=float(cleaned["offset_x"]), offset_y=float(cleaned["offset_y"]),
+                crop_marks=cleaned["crop_marks"], marks_to_edge=cleaned["marks_to_edge"])
         except SheetError as error:
             raise forms.ValidationError(str(error), code="impossible_sheet") from error
         return cleaned

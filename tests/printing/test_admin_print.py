@@ -97,7 +97,7 @@ def test_it_labels_card_sizes_with_their_millimetres(editor_client):
     page = editor_client.get(print_url()).content.decode()
 
     assert "Poker (63 × 88 mm)" in page
-    assert "Mini (44 × 63 mm)" in page
+    assert "Mini (44 × 68 mm)" in page
     assert "Tarot (70 × 120 mm)" in page
 
 
@@ -293,7 +293,9 @@ def test_the_selection_action_prints_only_the_selected_cards(editor_client, titl
     text = pdf_text(response.content)
     assert "Les volcans" in text
     assert "Les glaciers" not in text
-    assert len(pdfium.PdfDocument(response.content)) == 1
+    # One sheet: the one-sided fronts, then the blank verso a duplex printer expects.
+    pdf = pdfium.PdfDocument(response.content)
+    assert len(pdf) == 2 and not list(pdf[1].get_objects())
 
 
 def test_the_selection_action_prints_an_editors_drafts(editor_client, title_cards):

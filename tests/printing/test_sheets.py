@@ -138,7 +138,7 @@ def test_crop_marks_reach_the_paper_edge_when_asked():
 
 def test_a_partial_sheet_marks_and_boxes_only_the_cards_it_holds():
     sheet = spec("a4", "poker")
-    trim, bleed = sheet.boxes(2)
+    trim, _bleed = sheet.boxes(2)
     first, second = sheet.front(0).trim, sheet.front(1).trim
     assert trim == Rect(first.x, first.y, second.right - first.x, first.h)
     xs = {mark.x1 for mark in sheet.crop_marks(count=2) if mark.x1 == mark.x2}

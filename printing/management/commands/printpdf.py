@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from cms.games import GAMES
 from printing.products import PRODUCTS, Deck
 from printing.render import PrintOptions, PrintRefused, render
-from printing.sheets import BACKS, CARD_SIZES, DECK_PAPERS, SheetError
+from printing.sheets import BACKS, CARD_SIZES, DECK_PAPERS, DEFAULT_GUTTER, SheetError
 
 PROGRESS_FROM = 50  # items: shorter prints finish before a bar is worth drawing
 BAR_WIDTH = 30
@@ -50,11 +50,16 @@ class Command(BaseCommand):
                             help="long or short: duplex; separate: all fronts then all "
                                  "backs; fold: gutterfold sheets for one-sided printers.")
         parser.add_argument("--bleed", type=float, default=0.0, help="Bleed in mm, 0 to 3.")
+        parser.add_argument("--gutter", type=float, default=DEFAULT_GUTTER,
+                            help="White paper between two cards' bleeds, in mm (0 to 10).")
         parser.add_argument("--offset-x", type=float, default=0.0,
-                            help="Separate backs: move them right by this many mm.")
+                            help="Move every back right by this many mm, as seen on the verso "
+                                 "(read on the calibration sheet).")
         parser.add_argument("--offset-y", type=float, default=0.0,
-                            help="Separate backs: move them up by this many mm.")
+                            help="Move every back up by this many mm, as seen on the verso.")
         parser.add_argument("--no-crop-marks", action="store_true")
+        parser.add_argument("--crop-marks-to-edge", action="store_true",
+                            help="Run the crop marks to the paper's edge, for a paper trimmer.")
         parser.add_argument("--include-drafts", action="store_true")
         parser.add_argument("--out", type=Path,
                             help="Where to write the PDF (default: GAME-PAPER-CARD.pdf here).")
@@ -70,8 +75,9 @@ class Command(BaseCommand):
         try:
             print_options = PrintOptions(
                 paper=options["paper"], card=options["card"], backs=options["backs"],
-                bleed=options["bleed"], offset_x=options["offset_x"],
-                offset_y=options["offset_y"], crop_marks=not options["no_crop_marks"])
+                bleed=options["bleed"], gutter=options["gutter"], offset_x=options["offset_x"],
+                offset_y=options["offset_y"], crop_marks=not options["no_crop_marks"],
+                marks_to_edge=options["crop_marks_to_edge"])
         except SheetError as error:
             raise CommandError(str(error)) from None
         out = options["out"] or Path(f"{game}-{print_options.paper}-{print_options.card}.pdf")
