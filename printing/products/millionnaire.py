@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import pairwise
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -12,9 +14,9 @@ from reportlab.lib.units import mm
 from cms.games.millionnaire import JOKERS, LADDER, SPEC
 from cms.games.spec import PALETTE, LadderStep
 
-from ..draw import WHITE, MeasurePen, Pen, colour
-from ..sheets import Rect
-from ..text import BOLD, CONDENSED, CONDENSED_BOLD, amount, width
+from ..draw import BLACK, WHITE, MeasurePen, Pen, colour
+from ..sheets import CARD_SIZES, Rect
+from ..text import BOLD, CONDENSED, CONDENSED_BOLD, LEADING, MIN_SIZE, amount, width
 from .base import Deck, Page, Sheets
 from .style import (
     GAME_COLOURS,
@@ -75,89 +77,150 @@ PROPOSITION_LABELS = tuple(_("proposition %(letter)s") % {"letter": letter}
                            for letter in LETTERS)
 
 
+POINTS_PER_MM = mm  # ReportLab's mm is the number of points in a millimetre
+BAND_PAD = 0.4  # mm between a band's text and the band's inner edge
+
+
+def line_mm(size: float, lines: int = 1) -> float:
+    """Return the height in mm that `lines` lines of `size` pt take once fitted."""
+    return (size * LEADING * (lines - 1) + size) / POINTS_PER_MM
+
+
+def at_least_readable(size: float) -> float:
+    """Return `size`, raised to the smallest readable size if a small card scaled it under."""
+    return max(size, MIN_SIZE)
+
+
+def header_text_box(pen: Pen) -> Rect:
+    """Return where the top band's text goes: the part of the band inside the safe zone."""
+    safe = pen.safe
+    bottom = pen.h - header_height(pen) + BAND_PAD
+    return Rect(safe.x, bottom, safe.w, safe.top - bottom)
+
+
+def footer_text_box(pen: Pen) -> Rect:
+    """Return where the bottom band's text goes: the part of the band inside the safe zone."""
+    safe = pen.safe
+    return Rect(safe.x, safe.y, safe.w, header_height(pen) - BAND_PAD - safe.y)
+
+
+def band_title(pen: Pen) -> float:
+    """Return the size of a band's text on this face: 9 pt on a poker card."""
+    return at_least_readable(9 * min(scale(pen), 1.3))
+
+
 @dataclass(frozen=True)
 class CardLayout:
     """Where a question card's parts go, for one card size: worked out once, then reused."""
 
     k: float  # text scale next to a poker card
     rows: tuple[Rect, ...]  # the four proposition boxes, top to bottom
+    letter_size: float
     question: Rect
     propositions: tuple[Rect, ...]  # the text inside each box
     answer: Rect  # on the back, under the letter
     centre: tuple[float, float]
-    ref_y: float
+    ref: Rect  # on the back, at the bottom of the frame
 
 
-@lru_cache(maxsize=8)
-def card_layout(w: float, h: float) -> CardLayout:
-    pen = MeasurePen(w, h)
+@lru_cache(maxsize=16)
+def card_layout(w: float, h: float, numbered: bool = False) -> CardLayout:
+    pen = MeasurePen(w, h, numbered=numbered)
     k = scale(pen)
     body = card_body(pen)
     gap = 1.2 * k
     row_h = min(9.0 * k, body.h * 0.13)
     rows = tuple(Rect(body.x, body.y + (3 - i) * (row_h + gap), body.w, row_h)
                  for i in range(len(LETTERS)))
+    # The letter sits in the round end of its box; the text starts after it and keeps
+    # clear of the other round end by as much as the box's curve needs.
+    text_x = row_h * 1.05
+    safe = pen.safe
+    # The frame rises with the strip a numbered face keeps for its identifier.
+    reserve = max(0.0, safe.y - (pen.h - safe.top))
+    frame = pen.box.inset(pen.w * BACK_FRAME + BACK_FRAME_GAP)
+    ref = Rect(frame.x + 1, max(safe.y, frame.y + reserve + 0.8), frame.w - 2,
+               line_mm(MIN_SIZE) + 0.4)
     inner = pen.box.inset(pen.w * 0.12)
     cx, cy = pen.box.centre
+    answer_bottom = max(inner.y + 6 * k, ref.top + 1)
     return CardLayout(
         k=k,
         rows=rows,
+        letter_size=at_least_readable(8 * k),
         question=Rect(body.x, rows[0].top + 2, body.w, body.top - rows[0].top - 2),
-        propositions=tuple(Rect(box.x + box.h * 1.1, box.y + 0.5, box.w - box.h * 1.5,
+        propositions=tuple(Rect(box.x + text_x, box.y + 0.5, box.w - text_x - box.h * 0.35,
                                 box.h - 1) for box in rows),
-        answer=Rect(inner.x, inner.y + 6 * k, inner.w, cy - 8 * k - inner.y - 6 * k),
+        answer=Rect(inner.x, answer_bottom, inner.w, cy - 8 * k - answer_bottom),
         centre=(cx, cy),
-        ref_y=inner.y + 0.5,
+        ref=ref,
     )
+
+
+# style.back_pattern's frame: a white line pen.w * 0.07 inside the trim (above a numbered
+# face's identifier), a gold one 1.4 mm further in. What sits at the bottom of a back stays
+# inside both.
+BACK_FRAME = 0.07
+BACK_FRAME_GAP = 1.4
+
+
+def layout_of(pen: Pen) -> CardLayout:
+    return card_layout(pen.w, pen.h, pen.numbered)
 
 
 def question_front_form(pen: Pen) -> None:
     """What every question card shares: paper, band, the four lettered boxes."""
-    k = scale(pen)
     card_band(pen, colour=NAVY)
-    for letter, box in zip(LETTERS, card_layout(pen.w, pen.h).rows, strict=True):
+    layout = layout_of(pen)
+    for letter, box in zip(LETTERS, layout.rows, strict=True):
         pen.rect(box, stroke=NAVY, width=0.35, radius=box.h / 2)
-        pen.centred(letter, box.x + box.h * 0.55, box.y + box.h / 2, size=8 * k, font=BOLD,
-                    fill=GOLD)
+        pen.centred(letter, box.x + box.h * 0.55, box.y + box.h / 2, size=layout.letter_size,
+                    font=BOLD, fill=GOLD)
 
 
 def question_front(pen: Pen, card: LadderCard) -> None:
     """The step, the question and its four propositions; the answer is on the back."""
-    layout = card_layout(pen.w, pen.h)
+    layout = layout_of(pen)
     pen.reuse(f"millionnaire-front-step-{card.step}", partial(front_header, card=card))
     pen.text(card.text, layout.question, size=10.5 * layout.k, valign="middle",
              label=QUESTION_LABEL)
     for rect, proposition, label in zip(layout.propositions, card.propositions,
                                         PROPOSITION_LABELS, strict=False):
-        pen.text(proposition, rect, size=8.5 * layout.k, min_size=6, valign="middle",
-                 label=label)
+        pen.text(proposition, rect, size=8.5 * layout.k, valign="middle", label=label)
 
 
 def front_header(pen: Pen, *, card: LadderCard) -> None:
     """The step and its amount in the band: the same on every card of that step."""
-    k = scale(pen)
-    safe = pen.safe
-    baseline = pen.h - header_height(pen) / 2 - 1.1 * k
-    size = 9 * min(k, 1.3)
-    pen.label(step_title(card), safe.x, baseline, size=size, font=BOLD, fill=WHITE)
+    box = header_text_box(pen)
+    size = band_title(pen)
+    title = box
     if card.amount:
-        pen.label(amount(card.amount), safe.right, baseline, size=size * 0.85, font=BOLD,
-                  fill=GOLD if card.safe else WHITE, align="right")
+        value = amount(card.amount)
+        small = at_least_readable(size * 0.85)
+        value_w = width(value, BOLD, small) / POINTS_PER_MM
+        pen.text(value, Rect(box.right - value_w - 0.2, box.y, value_w + 0.2, box.h),
+                 size=small, font=BOLD, fill=GOLD if card.safe else WHITE, align="right",
+                 valign="middle", french=False, label=_("montant"))
+        title = Rect(box.x, box.y, box.w - value_w - 1.5, box.h)
+    pen.text(step_title(card), title, size=size, font=BOLD, fill=WHITE, valign="middle",
+             label=_("numéro de la question"))
 
 
 def back_header(pen: Pen, *, card: LadderCard) -> None:
     """The step and its amount on the back: the same on every card of that step."""
     k = scale(pen)
     inner = pen.box.inset(pen.w * 0.12)
-    cx = pen.w / 2
-    pen.label(step_title(card), cx, inner.top - 6 * k, size=10 * k, font=BOLD, fill=WHITE,
-              align="centre")
+    title_size = at_least_readable(10 * k)
+    pen.text(step_title(card), Rect(inner.x, inner.top - 9 * k, inner.w, 6 * k),
+             size=title_size, font=BOLD, fill=WHITE, align="centre", valign="middle",
+             label=_("numéro de la question"))
     if card.amount:
         label = amount(card.amount)
         if card.safe:
             label = f"{label} · {SAFE_LEVEL}"
-        pen.label(label, cx, inner.top - 15 * k, size=11 * k, font=BOLD, fill=GOLD,
-                  align="centre")
+        pen.text(label, Rect(inner.x, inner.top - 18 * k, inner.w, 7 * k),
+                 size=at_least_readable(11 * k), font=BOLD, fill=GOLD, align="centre",
+                 valign="middle", french=False, label=_("montant"))
 
 
 def question_back_form(pen: Pen) -> None:
@@ -169,7 +232,7 @@ def question_back_form(pen: Pen) -> None:
 
 def question_back(pen: Pen, card: LadderCard) -> None:
     """The step, its amount and the right answer, behind the question."""
-    layout = card_layout(pen.w, pen.h)
+    layout = layout_of(pen)
     cx, cy = layout.centre
     pen.reuse(f"millionnaire-back-step-{card.step}", partial(back_header, card=card))
     if card.right >= 0:
@@ -178,7 +241,8 @@ def question_back(pen: Pen, card: LadderCard) -> None:
             back_letter, letter=letter, x=cx, y=cy + 2 * layout.k, size=24 * layout.k))
         pen.text(card.propositions[card.right], layout.answer, size=10 * layout.k,
                  font=BOLD, fill=WHITE, align="centre", valign="middle", label=RIGHT_LABEL)
-    pen.label(card.ref, cx, layout.ref_y, size=5.5, fill=WHITE, align="centre")
+    pen.text(card.ref, layout.ref, size=MIN_SIZE, fill=WHITE, align="centre",
+             valign="middle", french=False, label=_("référence"))
 
 
 def back_letter(pen: Pen, *, letter: str, x: float, y: float, size: float) -> None:
@@ -187,6 +251,7 @@ def back_letter(pen: Pen, *, letter: str, x: float, y: float, size: float) -> No
 
 QUESTION_CARDS = Deck(
     slug="questions",
+    code="MIL",
     label=_("Cartes questions"),
     description=_("Une carte par question de l’échelle ; au dos, le palier et la bonne "
                   "réponse, exactement derrière la question."),
@@ -252,18 +317,17 @@ def answer_front(pen: Pen, card: AnswerCard) -> None:
              fill=card.colour)
     pen.rect(Rect(-pen.bleed, -pen.bleed, pen.w + 2 * pen.bleed, band + pen.bleed),
              fill=card.colour)
-    safe = pen.safe
-    head = Rect(safe.x, pen.h - band + 0.8, safe.w, band - 1.6)
-    size = 9 * min(k, 1.3)
-    pen.text(player_label(card.player), Rect(head.x, head.y, head.w * 0.6, head.h), size=size,
-             min_size=5, font=BOLD, fill=ink, valign="middle", label=str(_("joueur")))
-    pen.text(card.colour_name, Rect(head.x + head.w * 0.6, head.y, head.w * 0.4, head.h),
-             size=size * 0.85, min_size=5, font=BOLD, fill=ink, align="right",
-             valign="middle", label=str(_("couleur")))
-    foot = Rect(safe.x, 0.8, safe.w, band - 1.6)
-    pen.text(str(_("Réponse %(letter)s") % {"letter": card.letter}), foot, size=size * 0.85,
-             min_size=5, font=BOLD, fill=ink, align="centre", valign="middle",
-             label=str(_("réponse")))
+    head = header_text_box(pen)
+    size = band_title(pen)
+    small = at_least_readable(size * 0.85)
+    colour_name = Rect(head.x + head.w * 0.55, head.y, head.w * 0.45, head.h)
+    pen.text(player_label(card.player), Rect(head.x, head.y, head.w * 0.55 - 1, head.h),
+             size=size, font=BOLD, fill=ink, valign="middle", label=_("joueur"))
+    pen.text(card.colour_name, colour_name, size=small, font=BOLD, fill=ink, align="right",
+             valign="middle", label=_("couleur"))
+    pen.text(str(_("Réponse %(letter)s") % {"letter": card.letter}), footer_text_box(pen),
+             size=small, font=BOLD, fill=ink, align="centre", valign="middle",
+             label=_("réponse"))
     cx, cy = pen.box.centre
     box_w, box_h = pen.w * 0.86, min(pen.h - 2 * band - 8 * k, pen.w * 0.62)
     pen.polygon(lozenge(cx, cy, box_w, box_h), fill=NAVY, stroke=GOLD, width=0.8 * k)
@@ -303,8 +367,21 @@ class JokerToken:
     label: str
 
 
+def joker_name(label) -> str:
+    """Return a joker's name as it wraps well: no line ends on « à » or « un », and the
+    last two words stay together (« Coup de fil / à un ami »)."""
+    words = str(label).split()
+    joined = words[:1]
+    for index, word in enumerate(words[1:], start=1):
+        if len(words[index - 1]) <= 2 or index == len(words) - 1:
+            joined[-1] += "\u00a0" + word
+        else:
+            joined.append(word)
+    return " ".join(joined)
+
+
 def joker_tokens() -> list[JokerToken]:
-    return [JokerToken(player, name, colour, joker, str(label))
+    return [JokerToken(player, name, colour, joker, joker_name(label))
             for player, (name, colour) in enumerate(PLAYER_COLOURS, start=1)
             for joker, label in JOKERS.items()]
 
@@ -345,30 +422,71 @@ def joker_icon(pen: Pen, joker: str, cx: float, cy: float, size: float,
                      fill=fill, radius=size * 0.04)
 
 
-def seat_number(pen: Pen, token: JokerToken, x: float, y: float, ring: float) -> None:
-    """The player's number on the coloured ring, a digit most of the ring's width tall."""
-    pen.centred(str(token.player), x, y, size=ring * mm * 0.8, font=BOLD,
-                fill=ink_on(token.colour))
+@dataclass(frozen=True)
+class TokenLayout:
+    """Where a round token's parts go: all its text inside the circle SAFE_INSET from the cut."""
+
+    cx: float
+    cy: float
+    radius: float  # the coloured ring's outer edge
+    inner: float  # the navy disc inside the ring
+    text_radius: float  # text stays inside this circle
+    seat: tuple[float, float, float]  # the player's badge: x, y, radius
+    icon: tuple[float, float, float]  # the joker's picture: x, y, width
+    name: Rect  # the joker's name under the picture
+
+
+SEAT_SIZE = 8.0  # pt: the player's number on its badge
+
+
+def token_layout(pen: Pen) -> TokenLayout:
+    cx, cy = pen.box.centre
+    radius = min(pen.w, pen.h) / 2 - 0.8
+    inner = radius * 0.81
+    safe = pen.safe
+    text_radius = safe.w / 2  # the cut is a circle: text keeps SAFE_INSET inside it too
+    badge = SEAT_SIZE / POINTS_PER_MM * 0.62
+    seat_y = cy + text_radius - badge - 1.2
+    # The name takes up to two lines just under the centre, where the circle is still wide;
+    # the picture fills what is left between the name and the badge.
+    name_h = line_mm(MIN_SIZE, 2) + 0.4
+    name_y = max(cy - 2.6 - name_h, safe.y)
+    half = math.sqrt(max(text_radius ** 2 - (cy - name_y) ** 2, 0.0))
+    name = Rect(cx - half, name_y, 2 * half, name_h)
+    room = seat_y - badge - name.top - 1.6
+    icon_w = min(inner * 0.8, room / 0.95)
+    icon_y = (name.top + seat_y - badge) / 2
+    return TokenLayout(cx, cy, radius, inner, text_radius, (cx, seat_y, badge),
+                       (cx, icon_y, icon_w), name)
+
+
+def token_disc(pen: Pen, token: JokerToken, layout: TokenLayout, *, fill: str) -> None:
+    """The player's coloured ring round a disc, and the player's badge at its top."""
+    pen.circle(layout.cx, layout.cy, layout.radius, fill=token.colour)
+    pen.circle(layout.cx, layout.cy, layout.inner, fill=fill, stroke=GOLD, width=0.3)
+
+
+def seat_badge(pen: Pen, token: JokerToken, layout: TokenLayout) -> None:
+    """The player's number on a disc of the player's colour."""
+    x, y, r = layout.seat
+    pen.circle(x, y, r, fill=token.colour, stroke=WHITE, width=0.25)
+    pen.centred(str(token.player), x, y, size=SEAT_SIZE, font=BOLD, fill=ink_on(token.colour))
 
 
 def joker_token_front(pen: Pen, token: JokerToken) -> None:
     """The joker's picture and name in a navy disc ringed with the player's colour."""
-    cx, cy = pen.box.centre
-    radius = min(pen.w, pen.h) / 2 - 0.8
-    ring = radius * 0.19
-    inner = radius - ring
+    layout = token_layout(pen)
     pen.background(WHITE)
-    pen.circle(cx, cy, radius, fill=token.colour)
-    pen.circle(cx, cy, inner, fill=NAVY, stroke=GOLD, width=0.3)
-    seat_number(pen, token, cx, cy + radius - ring / 2, ring)
+    token_disc(pen, token, layout, fill=NAVY)
+    seat_badge(pen, token, layout)
     if token.joker == "cinquante":
-        # Its name is its picture.
-        joker_icon(pen, token.joker, cx, cy, inner * 1.4)
+        # Its name is its picture, as wide as the circle lets it.
+        joker_icon(pen, token.joker, layout.cx, layout.cy - 1.0, layout.text_radius * 1.55)
         return
-    joker_icon(pen, token.joker, cx, cy + inner * 0.3, inner * 0.85)
-    pen.text(token.label, Rect(cx - inner * 0.78, cy - inner * 0.82, inner * 1.56, inner * 0.7),
-             size=6.5, min_size=5, font=CONDENSED_BOLD, fill=WHITE, align="centre",
-             valign="middle", label=str(_("joker")))
+    x, y, icon_w = layout.icon
+    joker_icon(pen, token.joker, x, y, icon_w)
+    pen.text(token.label, layout.name, size=MIN_SIZE, font=CONDENSED_BOLD, fill=WHITE,
+             align="centre", valign="middle", label=_("joker"))
 
 
 def joker_token_back_form(pen: Pen) -> None:
@@ -377,29 +495,34 @@ def joker_token_back_form(pen: Pen) -> None:
 
 def joker_token_back(pen: Pen, token: JokerToken) -> None:
     """« Utilisé » across a crossed-out disc, with the joker's name to know which one went."""
-    cx, cy = pen.box.centre
-    radius = min(pen.w, pen.h) / 2 - 0.8
-    ring = radius * 0.19
-    inner = radius - ring
-    pen.circle(cx, cy, radius, fill=token.colour)
-    pen.circle(cx, cy, inner, fill=GREY)
+    layout = token_layout(pen)
+    cx, cy, inner = layout.cx, layout.cy, layout.inner
+    token_disc(pen, token, layout, fill=GREY)
     reach = inner * 0.6
     for sign in (1, -1):
         pen.line(cx - reach, cy - sign * reach, cx + reach, cy + sign * reach, stroke=STRUCK,
                  width=inner * 0.07)
-    seat_number(pen, token, cx, cy + radius - ring / 2, ring)
-    band = Rect(cx - inner * 0.95, cy - inner * 0.05, inner * 1.9, inner * 0.4)
+    seat_badge(pen, token, layout)
+    name = layout.name
+    band = Rect(cx - inner, name.top + 1.4, 2 * inner, 4.6)
     pen.rect(band, fill=NAVY)
-    pen.text(str(_("UTILISÉ")), band.inset(inner * 0.1, 0), size=8, min_size=5, font=BOLD,
-             fill=WHITE, align="centre", valign="middle", label=str(_("utilisé")))
-    name = Rect(cx - inner * 0.72, cy - inner * 0.68, inner * 1.44, inner * 0.5)
-    pen.rect(name, fill=NAVY, radius=1.2)
-    pen.text(token.label, name.inset(0.6, 0.3), size=5.5, min_size=4.5, font=CONDENSED_BOLD,
-             fill=GOLD, align="centre", valign="middle", label=str(_("joker")))
+    half = math.sqrt(layout.text_radius ** 2 - (band.top - cy) ** 2)
+    pen.text(str(_("UTILISÉ")), Rect(cx - half, band.y, 2 * half, band.h), size=8, font=BOLD,
+             fill=WHITE, align="centre", valign="middle", label=_("utilisé"))
+    fitted = pen.fit(token.label, name, size=MIN_SIZE, font=CONDENSED_BOLD, label=_("joker"))
+    if fitted is None:
+        return
+    # A pill just round the name, as the show prints a joker's caption.
+    text_w = max(width(line, fitted.font, fitted.size) for line in fitted.lines) / POINTS_PER_MM
+    text_h = line_mm(fitted.size, len(fitted.lines))
+    pen.rect(Rect(cx - text_w / 2 - 1.2, name.centre[1] - text_h / 2 - 0.8, text_w + 2.4,
+                  text_h + 1.6), fill=NAVY, radius=1.2)
+    pen.draw_fitted(fitted, name, align="centre", valign="middle", fill=GOLD)
 
 
 JOKER_TOKENS = Deck(
     slug="jokers",
+    code="JOK",
     label=_("Jetons jokers"),
     description=_("Les trois jokers (50:50, Vote du public, Coup de fil à un ami) de huit "
                   "joueurs, en jetons ronds de 3 cm ; on retourne le jeton sur « utilisé »."),
@@ -456,12 +579,12 @@ def ladder_strip(pen: Pen, area: Rect) -> None:
         box = Rect(area.x + (step.number - 1) * (cell_w + gap), area.y, cell_w, area.h)
         pen.rect(box, fill=GOLD if step.safe else LIGHT, stroke=NAVY, width=0.2, radius=1)
         pen.text(str(step.number), Rect(box.x, box.top - area.h * 0.45, box.w, area.h * 0.4),
-                 size=7.5, min_size=4.5, font=BOLD, fill=NAVY, align="centre",
-                 valign="middle", label=str(SAFE_LEVEL))
+                 size=7.5, font=BOLD, fill=NAVY, align="centre", valign="middle",
+                 label=_("numéro de la question"))
         pen.text(amount(step.amount), Rect(box.x + 0.4, box.y + 0.6, box.w - 0.8,
                                            area.h * 0.5),
-                 size=8, min_size=4.5, font=CONDENSED_BOLD, fill=NAVY, align="centre",
-                 valign="middle", label=str(_("montant")), french=False)
+                 size=8, font=CONDENSED_BOLD, fill=NAVY, align="centre", valign="middle",
+                 label=_("montant"), french=False)
 
 
 def answer_pad(pen: Pen) -> None:
@@ -482,16 +605,15 @@ def answer_pad(pen: Pen) -> None:
     rule = str(_("Mauvaise réponse, le joueur repart avec :")) + " " + " · ".join(
         fallback_rule(band) for band in fallback_bands())
     pen.text(rule, Rect(swatch.right + 3, top - 5, page.right - swatch.right - 3, 5.5),
-             size=8.5, min_size=6, font=BOLD, fill=NAVY, valign="middle",
-             label=str(_("paliers")))
+             size=8.5, font=BOLD, fill=NAVY, valign="middle", label=_("paliers"))
     top -= 8
     note_h = 5.0
     grid = Rect(page.x, page.y + note_h + 2, page.w, top - page.y - note_h - 2)
     score_grid(pen, grid)
     note = str(_("Le maître de jeu note le gain de chaque joueur (barrer sa propre case) et "
                  "coche les jokers utilisés. Chaque joker ne sert qu’une fois par partie."))
-    pen.text(note, Rect(page.x, page.y, page.w, note_h), size=8, min_size=6, fill=GREY,
-             valign="middle", label=str(_("consigne")))
+    pen.text(note, Rect(page.x, page.y, page.w, note_h), size=8, fill=GREY, valign="middle",
+             label=_("consigne"))
 
 
 def score_grid(pen: Pen, grid: Rect) -> None:
@@ -511,13 +633,13 @@ def score_grid(pen: Pen, grid: Rect) -> None:
     for n in range(ROUNDS):
         x = grid.x + name_w + n * round_w
         pen.text(str(_("Manche %(n)s") % {"n": n + 1}),
-                 Rect(x + 1, header.top - 7, round_w - 2, 6), size=9, min_size=6, font=BOLD,
-                 fill=WHITE, align="centre", valign="middle", label=str(_("manche")))
+                 Rect(x + 1, header.top - 7, round_w - 2, 6), size=9, font=BOLD,
+                 fill=WHITE, align="centre", valign="middle", label=_("manche"))
         for slot, name in enumerate(joker_names):
             sx = joker_slot_x(x, round_w, slot)
             pen.text(name, Rect(sx - round_w / 6 + 0.3, header.y + 0.8, round_w / 3 - 0.6, 4.5),
-                     size=6, min_size=4.5, font=CONDENSED, fill=GOLD, align="centre",
-                     valign="middle", label=str(_("joker")), french=False)
+                     size=MIN_SIZE, font=CONDENSED, fill=GOLD, align="centre",
+                     valign="middle", label=_("joker"), french=False)
     for row in range(TABLE_SIZE):
         player = row + 1
         y = header.y - (row + 1) * row_h
@@ -623,18 +745,13 @@ def ladder_row(pen: Pen, step: LadderStep, box: Rect) -> None:
              label=str(SAFE_LEVEL))
     if step.safe:
         pen.text(str(SAFE_LEVEL), Rect(box.x + box.h * 1.9, box.y, box.w * 0.3, box.h),
-                 size=11, min_size=6, font=BOLD, fill=NAVY, valign="middle",
-                 label=str(SAFE_LEVEL))
+                 size=11, font=BOLD, fill=NAVY, valign="middle", label=SAFE_LEVEL)
     pen.text(amount(step.amount), Rect(box.x + box.w * 0.45, box.y, box.w * 0.55 - box.h * 0.6,
                                        box.h),
              size=16, min_size=8, font=BOLD, fill=NAVY, align="right", valign="middle",
              label=str(_("montant")), french=False)
 
 
-def no_widow(text: str) -> str:
-    """Tie the last two words together, so a name never wraps a lone short word."""
-    head, _space, last = text.rpartition(" ")
-    return f"{head}\u00a0{last}" if head else text
 
 
 JOKER_HINTS = {
@@ -667,7 +784,7 @@ def jokers_reminder(pen: Pen, area: Rect) -> None:
         joker_icon(pen, joker, cx, cy, radius * (1.2 if joker == "cinquante" else 1.1))
         text = Rect(cx + radius + 3, cy - radius - 6, x + slot_w - cx - radius - 6,
                     2 * radius + 6)
-        name = pen.text(no_widow(str(label)), Rect(text.x, text.top - 10, text.w, 10), size=11,
+        name = pen.text(joker_name(label), Rect(text.x, text.top - 10, text.w, 10), size=11,
                         min_size=9, font=BOLD, fill=WHITE, label=str(_("joker")))
         # The hint starts under the name, which takes one line or two.
         used = (name.leading * (len(name.lines) - 1) + name.size * 1.2) / mm if name else 6
@@ -687,6 +804,223 @@ LADDER_POSTER = Sheets(
     pages=ladder_poster_pages,
 )
 
-PRODUCTS = (QUESTION_CARDS, ANSWER_CARDS, JOKER_TOKENS, ANSWER_PAD, LADDER_POSTER)
+# --- the porte-carte ------------------------------------------------------------------------
+#
+# The game master slides the question card into a holder, reads it, then turns it to the
+# players; the right answer, on the card's back, stays hidden until the card comes out.
+# Printed flat on one sheet: a front with a window over the question, a back folded behind
+# it along the bottom, two tabs on the front's sides glued inside the back, the top open.
+
+HOLDER_PLAY = 0.75  # mm between the card and each side of the pocket, and above it
+HOLDER_TAB = 8.0  # a side tab's width: it lies inside the holder, along the pocket
+HOLDER_CHAMFER = 3.0  # the tabs' ends slant, so they fold without catching
+WINDOW_LIP = 2.5  # the front kept round the window, that holds the card in
+CUT_WIDTH = 0.3
+FOLD_DASH = (2.0, 1.3)
+
+
+@dataclass(frozen=True)
+class HolderNet:
+    """The porte-carte laid flat: its parts in mm on the page, worked out from the card."""
+
+    card: tuple[float, float]
+    front: Rect  # the side with the window; its bottom edge is the fold
+    back: Rect  # folded up behind the front, so drawn upside down
+    pocket: Rect  # where the card stands on the front, between the tabs
+    window: Rect
+    tabs: tuple[tuple[tuple[float, float], ...], ...]  # left and right, fold edge first
+    notch: tuple[float, float, float]  # in the back's free edge: centre x, y and radius
+
+    @property
+    def extent(self) -> Rect:
+        return Rect(self.front.x - HOLDER_TAB, self.back.y, self.front.w + 2 * HOLDER_TAB,
+                    self.front.top - self.back.y)
+
+
+def holder_net(card: tuple[float, float], left: float, top: float) -> HolderNet:
+    """Return the holder for a card of `card` (w, h) mm, its tabs' left edge at `left`."""
+    card_w, card_h = card
+    pocket_w = card_w + 2 * HOLDER_PLAY
+    panel_w = pocket_w + 2 * HOLDER_TAB
+    panel_h = card_h + HOLDER_PLAY
+    front = Rect(left + HOLDER_TAB, top - panel_h, panel_w, panel_h)
+    back = Rect(front.x, front.y - panel_h, panel_w, panel_h)
+    pocket = Rect(front.x + HOLDER_TAB, front.y, pocket_w, panel_h)
+    tabs = tuple(
+        ((edge, front.y), (edge + side * HOLDER_TAB, front.y + HOLDER_CHAMFER),
+         (edge + side * HOLDER_TAB, front.top - HOLDER_CHAMFER), (edge, front.top))
+        for edge, side in ((front.x, -1), (front.right, 1)))
+    # A thumb pushes the card out through the notch; it shows only the top of the card's
+    # back, where no answer is printed.
+    notch = (back.centre[0], back.y, min(9.0, card_w / 7))
+    return HolderNet(card, front, back, pocket, pocket.inset(WINDOW_LIP), tabs, notch)
+
+
+def card_dimensions(card: tuple[float, float]) -> str:
+    return str(_("%(w)s × %(h)s mm") % {"w": f"{card[0]:g}", "h": f"{card[1]:g}"})
+
+
+HOLDER_STEPS = (
+    _("Imprimez à 100 % sur du papier épais (160\u00a0g/m² ou plus)."),
+    _("Découpez le long des traits pleins, la fenêtre et l’encoche comprises."),
+    _("Pliez vers l’arrière les deux rabats, puis le dos le long du pointillé du bas."),
+    _("Encollez les rabats et pressez le dos dessus. Le haut reste ouvert."),
+)
+HOLDER_USE = _("Le maître de jeu glisse la carte par le haut, la question vers lui, sans "
+               "regarder son dos. Il lit la question et les quatre réponses, puis tourne "
+               "le porte-carte vers les joueurs. Pour annoncer la bonne réponse, il sort la "
+               "carte en la poussant par l’encoche.")
+
+
+def holder_page(pen: Pen, *, card: tuple[float, float]) -> None:
+    """The porte-carte for `card` (w, h) mm: the net on the left, how to make it on the right."""
+    page = pen.box.inset(PAGE_MARGIN)
+    title = Rect(page.x, page.top - 10, page.w, 10)
+    pen.text(str(_("Porte-carte")), Rect(title.x, title.y, title.w * 0.5, title.h), size=20,
+             font=BOLD, fill=NAVY, valign="middle", label=_("titre"))
+    pen.text(SPEC.name, Rect(title.x + title.w * 0.5, title.y, title.w * 0.5, title.h),
+             size=12, font=BOLD, fill=GOLD, align="right", valign="middle", label=_("jeu"))
+    net = holder_net(card, page.x, title.y - 5)
+    draw_holder(pen, net)
+    column = Rect(net.extent.right + 8, page.y, page.right - net.extent.right - 8,
+                  title.y - 5 - page.y)
+    holder_instructions(pen, net, column)
+
+
+def draw_holder(pen: Pen, net: HolderNet) -> None:
+    """The net: coloured panels, tabs to glue, then cut lines solid and fold lines dashed."""
+    front, back, window = net.front, net.back, net.window
+    pen.rect(front, fill=NAVY)
+    pen.rect(window.outset(1.2), stroke=GOLD, width=0.3)
+    pen.rect(window, fill=WHITE)
+    pen.text(str(_("fenêtre à découper")), window.inset(4), size=9, fill=GREY,
+             align="centre", valign="middle", label=_("fenêtre"))
+    for tab in net.tabs:
+        pen.polygon(list(tab), fill=LIGHT)
+        glue_label(pen, tab)
+    c = pen.canvas
+    c.saveState()
+    # The back is folded up behind the front: drawn upside down, it reads upright once the
+    # holder is turned round.
+    cx, cy = back.centre
+    c.translate(cx * mm, cy * mm)
+    c.rotate(180)
+    c.translate(-cx * mm, -cy * mm)
+    holder_back(pen, back, net.notch[2])
+    c.restoreState()
+    x, y, radius = net.notch
+    pen.circle(x, y, radius, fill=WHITE)
+    # Cut lines, edge by edge: the front's top, the tabs, the back's sides and free edge.
+    cut = partial(pen.line, stroke=BLACK, width=CUT_WIDTH)
+    cut(front.x, front.top, front.right, front.top)
+    for tab in net.tabs:
+        for (x1, y1), (x2, y2) in pairwise(tab):
+            cut(x1, y1, x2, y2)
+    for edge in (back.x, back.right):
+        cut(edge, back.y, edge, back.top)
+    cut(back.x, back.y, x - radius, back.y)
+    cut(x + radius, back.y, back.right, back.y)
+    path = c.beginPath()
+    path.arc((x - radius) * mm, (y - radius) * mm, (x + radius) * mm, (y + radius) * mm,
+             startAng=0, extent=180)
+    c.saveState()
+    c.setStrokeColor(colour(BLACK))
+    c.setLineWidth(CUT_WIDTH * mm)
+    c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+    pen.rect(window, stroke=BLACK, width=CUT_WIDTH)
+    fold = partial(pen.line, stroke=GOLD, width=0.4, dash=FOLD_DASH)
+    for edge in (front.x, front.right):
+        fold(edge, front.y, edge, front.top)
+    fold(front.x, front.y, front.right, front.y)
+
+
+def glue_label(pen: Pen, tab) -> None:
+    """« colle » along a tab, reading upwards."""
+    (x0, y0), (x1, _y1), _corner, (_x3, y3) = tab
+    c = pen.canvas
+    c.saveState()
+    c.translate((x0 + x1) / 2 * mm, (y0 + y3) / 2 * mm)
+    c.rotate(90)
+    pen.centred(str(_("colle")), 0, 0, size=8, font=BOLD, fill=GREY)
+    c.restoreState()
+
+
+def holder_back(pen: Pen, back: Rect, notch: float) -> None:
+    """The back as the holder shows it: the game's name, and where the answer hides."""
+    pen.rect(back, fill=NAVY)
+    inner = back.inset(4.0)
+    pen.rect(inner, stroke=GOLD, width=0.3, radius=2)
+    text = inner.inset(3.0)
+    text = Rect(text.x, text.y, text.w, text.h - notch)  # clear of the notch on top
+    cx, cy = text.centre
+    k = back.w / 80.0
+    box_w, box_h = text.w, min(text.h * 0.3, 22 * k)
+    pen.polygon(lozenge(cx, cy + box_h * 0.3, box_w, box_h), fill=NAVY, stroke=GOLD,
+                width=0.6)
+    pen.text(SPEC.name, Rect(cx - box_w / 2 + box_h / 2, cy + box_h * 0.3 - box_h / 2 + 1,
+                             box_w - box_h, box_h - 2),
+             size=12 * k, font=BOLD, fill=WHITE, align="centre", valign="middle",
+             label=_("jeu"))
+    pen.text(str(_("Porte-carte")), Rect(text.x, cy - box_h * 0.35 - 8 * k, text.w, 7 * k),
+             size=11 * k, font=BOLD, fill=GOLD, align="centre", valign="middle",
+             label=_("titre"))
+    pen.text(str(_("La bonne réponse est au dos de la carte, de ce côté.")),
+             Rect(text.x, text.y, text.w, 12 * k), size=8 * k, fill=WHITE, align="centre",
+             valign="bottom", label=_("consigne"))
+
+
+def holder_instructions(pen: Pen, net: HolderNet, column: Rect) -> None:
+    """The card size, the steps, a legend of the lines, and how the holder is used."""
+    top = column.top
+    fitted = pen.text(str(_("Pour les cartes de %(size)s") % {"size": card_dimensions(net.card)}),
+                      Rect(column.x, top - 7, column.w, 7), size=11, font=BOLD, fill=NAVY,
+                      label=_("format"))
+    top -= 7 + (fitted.leading / mm if fitted and len(fitted.lines) > 1 else 0) + 3
+    for number, step in enumerate(HOLDER_STEPS, start=1):
+        pen.circle(column.x + 3, top - 3, 3, fill=NAVY)
+        pen.centred(str(number), column.x + 3, top - 3, size=9, font=BOLD, fill=GOLD)
+        fitted = pen.text(str(step), Rect(column.x + 8, top - 24, column.w - 8, 24), size=9.5,
+                          fill=BLACK, label=_("consigne"))
+        used = line_mm(fitted.size, len(fitted.lines)) if fitted else 6
+        top -= max(used, 6) + 3.5
+    top -= 2
+    legend = (("cut", _("couper")), ("fold", _("plier vers l’arrière")),
+              ("glue", _("encoller")))
+    for kind, label in legend:
+        y = top - 3
+        if kind == "cut":
+            pen.line(column.x, y, column.x + 12, y, stroke=BLACK, width=CUT_WIDTH)
+        elif kind == "fold":
+            pen.rect(Rect(column.x, y - 2, 12, 4), fill=NAVY)
+            pen.line(column.x, y, column.x + 12, y, stroke=GOLD, width=0.4, dash=FOLD_DASH)
+        else:
+            pen.rect(Rect(column.x, y - 2, 12, 4), fill=LIGHT)
+        pen.text(str(label), Rect(column.x + 15, y - 3, column.w - 15, 6), size=9,
+                 fill=BLACK, valign="middle", label=_("légende"))
+        top -= 7
+    top -= 4
+    pen.text(str(_("En jeu")), Rect(column.x, top - 6, column.w, 6), size=11, font=BOLD,
+             fill=NAVY, valign="middle", label=_("titre"))
+    top -= 8
+    pen.text(str(HOLDER_USE), Rect(column.x, column.y, column.w, top - column.y), size=9.5,
+             fill=BLACK, label=_("consigne"))
+
+
+def holder_pages(options, items) -> list[Page]:
+    return [Page(draw=partial(holder_page, card=CARD_SIZES[options.card]))]
+
+
+CARD_HOLDER = Sheets(
+    slug="porte-carte",
+    label=_("Porte-carte"),
+    description=_("Le porte-carte du maître de jeu, à découper, plier et coller : la "
+                  "question se lit par la fenêtre, la bonne réponse reste cachée au dos de "
+                  "la carte. À la taille des cartes choisie."),
+    pages=holder_pages,
+)
+
+PRODUCTS = (QUESTION_CARDS, ANSWER_CARDS, JOKER_TOKENS, ANSWER_PAD, LADDER_POSTER,
+            CARD_HOLDER)
 
 __all__ = ["PRODUCTS"]

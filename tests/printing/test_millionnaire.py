@@ -36,7 +36,7 @@ GAME = "millionnaire"
 A4_POINTS = (595.28, 841.89)
 LETTER_POINTS = (612.0, 792.0)
 HOSTILE = '<b>&amp; </para><img src="/etc/hostname">'
-SHEETS = ("bloc-reponse", "echelle")
+SHEETS = ("bloc-reponse", "echelle", "porte-carte")
 
 
 def open_pdf(path) -> pdfium.PdfDocument:
@@ -112,7 +112,7 @@ def two_right_propositions() -> list[tuple[str, bool, bool]]:
 def test_it_keeps_the_question_cards_first_among_the_products():
     assert next(iter(PRODUCTS[GAME])) == "questions"
     assert [product.slug for product in OURS] == ["questions", "reponses", "jokers",
-                                                  "bloc-reponse", "echelle"]
+                                                  "bloc-reponse", "echelle", "porte-carte"]
 
 
 def test_it_prints_every_published_ladder_question_on_nine_card_sheets(demo, print_pdf):
@@ -365,8 +365,8 @@ def test_it_makes_the_three_jokers_of_the_rules_for_each_of_eight_players():
 
     assert len(tokens) == TABLE_SIZE * len(JOKERS)
     for player in range(1, TABLE_SIZE + 1):
-        assert [t.label for t in tokens if t.player == player] == [str(v) for v in
-                                                                   JOKERS.values()]
+        assert [flat(t.label) for t in tokens if t.player == player] == [
+            str(v) for v in JOKERS.values()]
 
 
 def test_it_prints_the_jokers_on_30_mm_tokens_whatever_the_card_size():
