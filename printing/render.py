@@ -212,12 +212,16 @@ def face_issues(deck: Deck, item: Any, w: float, h: float) -> tuple[Issue, ...]:
     return tuple(dict.fromkeys(pen.issues))
 
 
-def unprintable_problem(issue: Issue, product: Product | None, source, game_slug: str) -> Problem:
+def unprintable_problem(issue: Issue, product: Product | None, source, game_slug: str,
+                        card: str = "") -> Problem:
     """Return the problem of text a product cannot print, about its card or question.
 
     The product and the box name the problem; the characters a font lacks only show it.
+    `card` is the card size the maker chose, when it is not the default one.
     """
     params = {"product": product.slug if product is not None else "", "box": issue.label}
+    if card:
+        params["card"] = card
     values = {"chars": issue.detail} if issue.code == "glyph_missing" else {}
     return Problem.of(issue.code, ERROR, source, game_slug, params=params, values=values)
 
@@ -235,9 +239,21 @@ def _where(problem: Problem) -> str:
 register_message("glyph_missing", lambda p: _(
     "Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
         "chars": p.args["chars"], "where": _where(p)})
-register_message("text_overflow", lambda p: _(
-    "Ne tient pas sur la carte (%(where)s), même en petits caractères.") % {
-        "where": _where(p)})
+def _overflow_message(problem: Problem) -> str:
+    message = _("Ne tient pas sur la carte (%(where)s), même en petits caractères.") % {
+        "where": _where(problem)}
+    card = problem.args.get("card")
+    if card in CARD_SIZES:
+        w, h = CARD_SIZES[card]
+        larger = [name for name, (lw, lh) in CARD_SIZES.items() if lw * lh > w * h]
+        if larger:
+            message += " " + _("Au format %(card)s : choisissez le format %(larger)s, ou "
+                               "raccourcissez le texte.") % {
+                "card": card, "larger": _(" ou ").join(larger)}
+    return message
+
+
+register_message("text_overflow", _overflow_message)
 register_message("nothing_to_print", lambda p: _("Rien à imprimer : aucun contenu publié."))
 
 
@@ -433,7 +449,11 @@ class Writer:
 
     def unprintable(self, pen: CanvasPen, product: Product | None, source) -> None:
         for issue in dict.fromkeys(pen.issues):
-            self.problems.append(unprintable_problem(issue, product, source, self.game_slug))
+            card = self.options.card
+            chosen = (isinstance(product, Deck) and product.size is None
+                      and card != DEFAULT_CARD)
+            self.problems.append(unprintable_problem(issue, product, source, self.game_slug,
+                                                     card if chosen else ""))
 
     def save(self) -> None:
         self.canvas.save()

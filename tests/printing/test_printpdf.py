@@ -219,3 +219,22 @@ def test_writing_sets_the_loaded_content_aside_from_the_collector_and_then_resto
     with pytest.raises(PrintRefused):
         render("millionnaire", ("questions",), PrintOptions(), out=io.BytesIO())
     assert gc.get_freeze_count() == 0
+
+
+def test_text_too_long_for_mini_cards_is_refused_with_a_larger_size_to_choose(db):
+    # As long as a poker card takes, and no longer: a mini card is too small for it.
+    words = "Quelle ville, capitale d’un pays européen célèbre pour ses monuments,"
+    text = words
+    question = ladder(text)
+    while not validate_game("millionnaire").about(question):
+        text += " " + words
+        question.text = text
+        question.save()
+    question.text = text.rsplit(" ", len(words.split()))[0]
+    question.save()
+    assert validate_game("millionnaire").about(question) == []
+    with pytest.raises(PrintRefused) as refused:
+        render("millionnaire", ("questions",), PrintOptions(card="mini"), out=io.BytesIO())
+    (problem,) = refused.value.problems
+    assert problem.target == question
+    assert "format poker ou tarot" in problem.message
