@@ -20,7 +20,7 @@ from cms.games.minotaure import COLOURS, SPEC
 from ..draw import WHITE, CanvasPen, Pen
 from ..draw import colour as rl_colour
 from ..sheets import TILE_OVERLAP, Rect, Tile, TileSpec
-from ..text import BOLD, REGULAR, printable
+from ..text import BOLD, MIN_SIZE, REGULAR, printable
 from ..text import width as text_width
 from .base import Deck, Page, Sheets
 from .style import GAME_COLOURS, GOLD, GREY, INK, PAGE_MARGIN, back_pattern, card_frame, scale
@@ -113,8 +113,10 @@ def draw_board(pen: Pen, lab: Labyrinth, cx: float, cy: float, zoom: float = 1.0
 
     Everything inside is drawn in the labyrinth's own millimetres, centre at (0, 0).
     """
-    # A reduced board shrinks its labels less than its walls, so they stay readable.
-    boost = min(1.0 / zoom, 1.4)
+    # A reduced board shrinks its labels less than its walls, and never under MIN_SIZE.
+    def label_size(size: float) -> float:
+        return max(size * min(1.0 / zoom, 1.4), MIN_SIZE / zoom)
+
     c = pen.canvas
     c.saveState()
     c.translate(cx * mm, cy * mm)
@@ -126,19 +128,19 @@ def draw_board(pen: Pen, lab: Labyrinth, cx: float, cy: float, zoom: float = 1.0
                    stroke=COLOURS[start.colour], width=1.2)
         pen.circle(start.x, start.y, lab.marble_diameter / 2 + 0.6, stroke=GREY,
                    width=HAIRLINE)
-    room_size = 8 * boost
+    room_size = label_size(8)
     # Just inside the room's wall, clear of the prisoners' circles.
     arc_text(pen, str(_("SALLE CENTRALE")), lab.room_inner_radius - 1.5 - room_size * 0.14,
              90, size=room_size, fill=BROWN)
-    _draw_minotaur_start(pen, lab, boost)
+    _draw_minotaur_start(pen, lab, label_size(8))
     draw_walls(pen, lab, colour=BROWN, width=lab.wall_thickness)
     rim = (lab.outer_radius + lab.wall_thickness / 2 + lab.board_radius) / 2
-    arc_text(pen, str(_("LE JEU DU MINOTAURE")), rim, 90, size=9 * boost, fill=BROWN)
-    arc_text(pen, str(_("LE DÉDALE")), rim, 270, size=9 * boost, fill=BROWN, outward=False)
+    arc_text(pen, str(_("LE JEU DU MINOTAURE")), rim, 90, size=label_size(9), fill=BROWN)
+    arc_text(pen, str(_("LE DÉDALE")), rim, 270, size=label_size(9), fill=BROWN, outward=False)
     c.restoreState()
 
 
-def _draw_minotaur_start(pen: Pen, lab: Labyrinth, boost: float) -> None:
+def _draw_minotaur_start(pen: Pen, lab: Labyrinth, size: float) -> None:
     start = lab.minotaur_start
     r = lab.minotaur_diameter / 2
     pen.circle(start.x, start.y, r + 1.5, fill=WHITE, stroke=MINOTAUR_RED, width=0.8)
@@ -146,7 +148,6 @@ def _draw_minotaur_start(pen: Pen, lab: Labyrinth, boost: float) -> None:
     pen.centred("M", start.x, start.y, size=22, font=BOLD, fill=MINOTAUR_RED)
     # The label follows the corridor just past the start, clockwise.
     label = str(_("DÉPART DU MINOTAURE"))
-    size = 8 * boost
     gap = r + 4 + text_width(printable(label), BOLD, size) / mm / 2
     angle = start.angle - math.degrees(gap / start.radius)
     upper_half = 0 <= angle % 360 <= 180
@@ -297,17 +298,19 @@ def _margin_note(pen: Pen, value: str, x: float, y: float, *, rotate: int = 0) -
 def _margins(pen: Pen, lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[Tile],
              area: Rect) -> None:
     top = pen.h - 4.5  # printers leave the last few millimetres blank
-    band = Rect(area.x, area.top + 1.2 if tile.row == 0 else area.top + 1.5, area.w,
-                top - area.top - 1.2)
+    band = Rect(area.x, area.top + 1.2, area.w, top - area.top - 1.2)
     map_w = 22.0
     text = Rect(band.x, band.y, band.w - map_w - 3, band.h)
-    pen.text(tile_label(tile), Rect(text.x, text.top - 4, text.w, 4), size=9, min_size=6,
-             font=BOLD, fill=INK, valign="top", label="feuille")
-    note = _("Le jeu du Minotaure · plateau de %(size)s cm en %(count)s feuilles · imprimer "
-             "à 100 %% · coupez le pointillé, collez sur la zone grise") % {
+    # The sheet's name on the left, how to assemble on its right: two lines of small print.
+    name = pen.text(tile_label(tile), Rect(text.x, text.y, text.w * 0.45, text.h), size=9,
+                    font=BOLD, fill=INK, valign="middle", label=_("feuille"))
+    name_w = (max(text_width(line, name.font, name.size) for line in name.lines) / mm + 4
+              if name else text.w * 0.45)
+    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100 %% : coupez le "
+             "pointillé, collez sur la zone grise.") % {
         "size": french_number(board_size(lab) / 10), "count": len(tiles)}
-    pen.text(str(note), Rect(text.x, band.y, text.w, text.h - 4.2), size=6.5, min_size=5,
-             fill=GREY, valign="top", label="mode d’emploi")
+    pen.text(str(note), Rect(text.x + name_w, text.y, text.w - name_w, text.h), size=7,
+             fill=GREY, valign="middle", label=_("mode d’emploi"))
     _assembly_map(pen, tiles, tile, spec, Rect(band.right - map_w, band.y, map_w, band.h))
 
 
@@ -358,10 +361,10 @@ def a3_board_page(options, items) -> list[Page]:
         top = pen.h - PAGE_MARGIN
         pen.text(str(_("Le jeu du Minotaure — plateau")),
                  Rect(PAGE_MARGIN, top - 10, pen.w - 2 * PAGE_MARGIN, 10), size=20,
-                 font=BOLD, fill=BROWN, align="centre", valign="middle", label="titre")
+                 font=BOLD, fill=BROWN, align="centre", valign="middle", label=_("titre"))
         pen.text(a3_scale_text(lab, zoom),
                  Rect(PAGE_MARGIN, top - A3_HEADER + 2, pen.w - 2 * PAGE_MARGIN, 8), size=10,
-                 fill=INK, align="centre", valign="middle", label="échelle")
+                 fill=INK, align="centre", valign="middle", label=_("échelle"))
         side = board_size(lab) * zoom
         centre_y = top - A3_HEADER - side / 2
         draw_board(pen, lab, pen.w / 2, centre_y, zoom)
@@ -378,7 +381,7 @@ def _legend(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     for mark, text in zip(marks, LEGEND, strict=True):
         mark(pen, box.x + 6, y + row / 2)
         pen.text(str(text), Rect(box.x + 16, y, box.w - 16, row), size=10, min_size=7,
-                 valign="middle", label="légende")
+                 valign="middle", label=_("légende"))
         y -= row
 
 
@@ -432,11 +435,38 @@ def thesee_front(pen: Pen, card: ColourCard) -> None:
     pen.circle(cx, cy, r + 1.2 * k, fill=WHITE, stroke=BROWN, width=0.5)
     draw_marble(pen, cx, cy, r, card.hex)
     pen.text(thesee_title(card), Rect(body.x, body.y + note_h, body.w, name_h), size=11 * k,
-             min_size=6.5, font=BOLD, fill=INK, align="centre", valign="middle",
-             label="couleur")
+             font=BOLD, fill=INK, align="centre", valign="middle", label=_("couleur"))
     pen.text(str(_("Gardez votre couleur secrète.")), Rect(body.x, body.y, body.w, note_h),
-             size=max(7 * k, 6), min_size=5, fill=GREY, align="centre", valign="middle",
-             label="rappel")
+             size=readable(7 * k), fill=GREY, align="centre", valign="middle",
+             label=_("rappel"))
+
+
+def readable(size: float) -> float:
+    """Return `size`, raised to the smallest readable size if a small card scaled it under."""
+    return max(size, MIN_SIZE)
+
+
+def fitted_height(fitted) -> float:
+    """Return the mm a fitted text takes, from its first line's top to its last baseline."""
+    if fitted is None:
+        return 0.0
+    return (fitted.leading * (len(fitted.lines) - 1) + fitted.size) / mm
+
+
+def rule_texts(pen: Pen, body: Rect, texts) -> float:
+    """Set `texts` (text, size, font, colour, label) from the bottom of `body` upwards,
+    each as tall as its lines; return the height they take, for the picture above."""
+    k = scale(pen)
+    y = body.y
+    for value, size, font, fill, label in reversed(texts):
+        box = Rect(body.x, y, body.w, body.h * 0.5)
+        fitted = pen.fit(str(value), box, size=readable(size * k), font=font, label=label)
+        height = fitted_height(fitted)
+        if fitted is not None:
+            pen.draw_fitted(fitted, Rect(body.x, y, body.w, height), align="centre",
+                            valign="bottom", fill=fill)
+        y += height + 1.8 * k
+    return y - body.y
 
 
 def mini_labyrinth(pen: Pen, cx: float, cy: float, radius: float, colour: str) -> None:
@@ -461,7 +491,7 @@ def card_back(pen: Pen, title: str) -> None:
     title_top = cy + pen.h * 0.08 - radius - 2 * k
     pen.text(title, Rect(pen.w * 0.12, title_top - 9 * k, pen.w * 0.76, 9 * k), size=13 * k,
              min_size=6.5, font=BOLD, fill=WHITE, align="centre", valign="middle",
-             label="titre")
+             label=_("titre"))
 
 
 def thesee_back_form(pen: Pen) -> None:
@@ -511,22 +541,65 @@ def ball_of_thread(pen: Pen, cx: float, cy: float, r: float) -> None:
     c.restoreState()
 
 
+ARIANE_RULE = (
+    (_("À votre tour, défaussez-la : une pichenette de plus."), 9.5, BOLD, INK, _("règle")),
+    (_("Avec n’importe quelle bille, sauf le Minotaure. Qui élimine un joueur qui a encore "
+       "la sienne la lui prend."), 7.5, REGULAR, GREY, _("précision")),
+)
+
+
 def ariane_front(pen: Pen, number: int) -> None:
-    """Ariane's thread and the one-line rule reminder."""
-    k = scale(pen)
+    """Ariane's thread and the rule: one more flick, and what eliminating a holder wins."""
     body = card_frame(pen, colour=BROWN, title=str(_("Ariane")))
-    text_h = body.h * 0.42
+    text_h = rule_texts(pen, body, ARIANE_RULE)
     art = Rect(body.x, body.y + text_h, body.w, body.h - text_h)
     # The ball and its thread (2.2 radii to the left) stay inside the body.
     r = min(art.w / 4.6, art.h / 2.4)
     ball_of_thread(pen, art.centre[0] + r * 1.1, art.centre[1] + r * 0.1, r)
-    rule = Rect(body.x, body.y + text_h * 0.38, body.w, text_h * 0.62)
-    pen.text(str(_("Défaussez-la pour une pichenette de plus")), rule, size=10 * k,
-             min_size=6.5, font=BOLD, fill=INK, align="centre", valign="middle",
-             label="règle")
-    pen.text(str(_("Un prisonnier seulement, jamais le Minotaure.")),
-             Rect(body.x, body.y, body.w, text_h * 0.36), size=max(7 * k, 6), min_size=5,
-             fill=GREY, align="centre", valign="middle", label="précision")
+
+
+# --- the Thésée marble variant --------------------------------------------------------------
+
+THESEE_GOLD = "#e2b93b"  # the Thésée marble, in no prisoner's colour
+THESEE_RULE = (
+    (_("Mise en place : la bille Thésée part avec les prisonniers, dans la salle "
+       "centrale."), 7.5, REGULAR, INK, _("mise en place")),
+    (_("Thésée touche le Minotaure : il est éliminé."), 9.5, BOLD, INK,
+     _("règle")),
+    (_("La partie s’arrête aussitôt. Le joueur qui a joué ce coup gagne, quel que soit le "
+       "nombre de prisonniers en jeu."), 7.5, REGULAR, INK, _("victoire")),
+)
+
+
+def thesee_meets_minotaur(pen: Pen, box: Rect) -> None:
+    """The gold Thésée marble touching the Minotaur's calot, which is crossed out."""
+    lab = standard_labyrinth()
+    ratio = lab.minotaur_diameter / lab.marble_diameter
+    r = min(box.h / 2 * 0.8 / ratio, box.w * 0.75 / (2 + 2 * ratio))
+    big = r * ratio
+    cx, cy = box.centre
+    left = cx - (r + big) / 2
+    right = left + r + big
+    draw_marble(pen, left, cy, r, THESEE_GOLD)
+    pen.circle(right, cy, big, fill=WHITE, stroke=MINOTAUR_RED, width=max(0.3, big * 0.06))
+    pen.centred("M", right, cy, size=big * mm * 0.9, font=BOLD, fill=MINOTAUR_RED)
+    reach = big * 0.62
+    for sign in (1, -1):
+        pen.line(right - reach, cy - sign * reach, right + reach, cy + sign * reach,
+                 stroke=INK, width=max(0.3, big * 0.07))
+
+
+def thesee_variant_front(pen: Pen, number: int) -> None:
+    """The variant's setup, what Thésée does to the Minotaur, and who wins then."""
+    k = scale(pen)
+    body = card_frame(pen, colour=BROWN, title=str(_("Variante Thésée")))
+    text_h = rule_texts(pen, body, THESEE_RULE)
+    art = Rect(body.x, body.y + text_h, body.w, body.h - text_h - 1.0 * k)
+    thesee_meets_minotaur(pen, art)
+
+
+def thesee_variant_back_form(pen: Pen) -> None:
+    card_back(pen, str(_("Variante Thésée")))
 
 
 # --- the colour chart -----------------------------------------------------------------------
@@ -539,23 +612,25 @@ def chart_page(options, items) -> list[Page]:
         inner = pen.box.inset(PAGE_MARGIN)
         pen.text(str(_("Le jeu du Minotaure — nuancier des billes")),
                  Rect(inner.x, inner.top - 12, inner.w, 12), size=18, font=BOLD, fill=BROWN,
-                 align="centre", valign="middle", label="titre")
+                 align="centre", valign="middle", label=_("titre"))
         pen.text(str(_("Posez chaque bille prisonnier sur sa couleur : la carte Thésée de "
                        "même couleur désigne la bille que son joueur défend en secret. Une "
                        "couleur que personne ne tient est une bille neutre.")),
                  Rect(inner.x, inner.top - 32, inner.w, 18), size=10, min_size=7,
-                 align="centre", valign="middle", label="mode d’emploi")
-        footer_h = 24.0
-        grid = Rect(inner.x, inner.y + footer_h, inner.w, inner.h - 36 - footer_h)
+                 align="centre", valign="middle", label=_("mode d’emploi"))
+        row_h = lab.minotaur_diameter + 3
+        footer = Rect(inner.x, inner.y, inner.w, 2 * row_h)
+        grid = Rect(inner.x, footer.top + 4, inner.w, inner.h - 36 - footer.h - 4)
         names = list(COLOURS.items())
         per_column = math.ceil(len(names) / 2)
-        row_h = grid.h / per_column
+        cell_h = grid.h / per_column
         col_w = grid.w / 2
         for index, (name, value) in enumerate(names):
             column, row = divmod(index, per_column)
-            cell = Rect(grid.x + column * col_w, grid.top - (row + 1) * row_h, col_w, row_h)
+            cell = Rect(grid.x + column * col_w, grid.top - (row + 1) * cell_h, col_w, cell_h)
             _chart_entry(pen, lab, cell.inset(3, 2), name, value)
-        _chart_minotaur(pen, lab, Rect(inner.x, inner.y, inner.w, footer_h - 4))
+        _chart_minotaur(pen, lab, Rect(footer.x, footer.y + row_h, footer.w, row_h))
+        _chart_thesee(pen, lab, Rect(footer.x, footer.y, footer.w, row_h))
 
     return [Page(draw=draw)]
 
@@ -569,10 +644,15 @@ def _chart_entry(pen: Pen, lab: Labyrinth, cell: Rect, name: str, value: str) ->
     text_x = marble_x + lab.marble_diameter / 2 + 5
     pen.text(colour_label(name), Rect(text_x, cell.y + cell.h / 2, cell.right - text_x - 3,
                                       cell.h / 2 - 3), size=16, min_size=8, font=BOLD,
-             valign="bottom", label="couleur")
-    pen.text(str(_("bille de %(size)s mm") % {"size": french_number(lab.marble_diameter)}),
+             valign="bottom", label=_("couleur"))
+    pen.text(str(_("bille de %(size)s mm") % {"size": french_number(lab.marble_diameter)}),
              Rect(text_x, cell.y + 3, cell.right - text_x - 3, cell.h / 2 - 4.5), size=8,
-             min_size=6, font=REGULAR, fill=GREY, valign="top", label="taille")
+             font=REGULAR, fill=GREY, valign="top", label=_("taille"))
+
+
+def _chart_footer_text(pen: Pen, box: Rect, x: float, value: str, label) -> None:
+    pen.text(value, Rect(x, box.y, box.right - x, box.h), size=10, min_size=7,
+             valign="middle", label=label)
 
 
 def _chart_minotaur(pen: Pen, lab: Labyrinth, box: Rect) -> None:
@@ -580,11 +660,22 @@ def _chart_minotaur(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     cx = box.x + 6 + r
     pen.circle(cx, box.y + box.h / 2, r, fill=WHITE, stroke=MINOTAUR_RED, width=0.6)
     pen.centred("M", cx, box.y + box.h / 2, size=18, font=BOLD, fill=MINOTAUR_RED)
-    pen.text(str(_("Le Minotaure est un calot de %(size)s mm, d’une autre couleur que les "
-                   "dix prisonniers ; posez-le entre deux intersections du cercle "
-                   "extérieur.") % {"size": french_number(lab.minotaur_diameter)}),
-             Rect(cx + r + 6, box.y, box.right - cx - r - 6, box.h), size=10, min_size=7,
-             valign="middle", label="minotaure")
+    _chart_footer_text(pen, box, cx + r + 6, str(_(
+        "Le Minotaure est un calot de %(size)s mm, d’une autre couleur que les dix "
+        "prisonniers ; posez-le entre deux intersections du cercle extérieur.") % {
+        "size": french_number(lab.minotaur_diameter)}), _("minotaure"))
+
+
+def _chart_thesee(pen: Pen, lab: Labyrinth, box: Rect) -> None:
+    """The variant's extra marble, where the Minotaur's calot stands above it."""
+    r = lab.marble_diameter / 2
+    cx = box.x + 6 + lab.minotaur_diameter / 2
+    draw_marble(pen, cx, box.y + box.h / 2, r, THESEE_GOLD)
+    _chart_footer_text(pen, box, cx + lab.minotaur_diameter / 2 + 6, str(_(
+        "Variante Thésée : une bille de plus, de %(size)s mm, d’une couleur qu’aucun "
+        "prisonnier n’a (dorée, par exemple). Elle part avec les prisonniers ; si elle "
+        "touche le Minotaure, il est éliminé et le joueur qui a joué ce coup gagne.") % {
+        "size": french_number(lab.marble_diameter)}), _("variante Thésée"))
 
 
 # --- the products ---------------------------------------------------------------------------
@@ -622,6 +713,16 @@ ARIANE = Deck(
     back_form=ariane_back_form,
 )
 
+THESEE_VARIANT = Deck(
+    slug="variante-thesee",
+    label=_("Carte de la variante Thésée"),
+    description=_("Une carte à poser sur la table quand on joue avec la bille Thésée : sa "
+                  "mise en place, ce qu’elle fait au Minotaure et qui gagne alors."),
+    items=lambda: [1],
+    front=thesee_variant_front,
+    back_form=thesee_variant_back_form,
+)
+
 COULEURS = Sheets(
     slug="couleurs",
     label=_("Nuancier des billes"),
@@ -629,4 +730,4 @@ COULEURS = Sheets(
     pages=chart_page,
 )
 
-PRODUCTS = (PLATEAU, PLATEAU_A3, THESEE, ARIANE, COULEURS)
+PRODUCTS = (PLATEAU, PLATEAU_A3, THESEE, ARIANE, THESEE_VARIANT, COULEURS)
