@@ -91,16 +91,21 @@ def at_least_readable(size: float) -> float:
     return max(size, MIN_SIZE)
 
 
+# Some capitals reach a little past their advance (a bold J to the left, an accent above):
+# text set against the safe zone's edge keeps this much more room for them.
+OVERHANG = 0.3
+
+
 def header_text_box(pen: Pen) -> Rect:
     """Return where the top band's text goes: the part of the band inside the safe zone."""
-    safe = pen.safe
+    safe = pen.safe.inset(OVERHANG)
     bottom = pen.h - header_height(pen) + BAND_PAD
     return Rect(safe.x, bottom, safe.w, safe.top - bottom)
 
 
 def footer_text_box(pen: Pen) -> Rect:
     """Return where the bottom band's text goes: the part of the band inside the safe zone."""
-    safe = pen.safe
+    safe = pen.safe.inset(OVERHANG)
     return Rect(safe.x, safe.y, safe.w, header_height(pen) - BAND_PAD - safe.y)
 
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
+import math
+import re
+from dataclasses import dataclass
+
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_raw
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -26,7 +32,7 @@ from printing.products.millionnaire import (
 )
 from printing.products.millionnaire import PRODUCTS as OURS
 from printing.render import PrintOptions, PrintRefused, face_issues, select
-from printing.sheets import BACKS, CARD_SIZES, Rect, pages_needed
+from printing.sheets import BACKS, CARD_SIZES, PAPERS, Rect, pages_needed
 from printing.text import amount, french
 from tests.builders import make_question
 
@@ -83,6 +89,16 @@ def document_text(path) -> str:
 
 def page_count(path) -> int:
     return len(PdfReader(str(path)).pages)
+
+
+def printed_pages(path) -> list[int]:
+    """Return the pages something is printed on: a duplex PDF gives a one-sided page a blank
+    verso, which the maker never looks at."""
+    pdf = open_pdf(path)
+    try:
+        return [page for page in range(len(pdf)) if any(True for _ in pdf[page].get_objects())]
+    finally:
+        pdf.close()
 
 
 def spots(pdf, page: int, text: str) -> list[tuple[float, float]]:
@@ -413,9 +429,10 @@ class RecordingPen(MeasurePen):
 
 @pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
 def test_it_prints_the_score_pad_on_one_landscape_page(print_pdf, paper, points):
-    reader = PdfReader(str(print_pdf(GAME, "bloc-reponse", paper=paper)))
+    path = print_pdf(GAME, "bloc-reponse", paper=paper)
 
-    [page] = reader.pages
+    [printed] = printed_pages(path)
+    page = PdfReader(str(path)).pages[printed]
     assert float(page.mediabox.width) == pytest.approx(points[1], abs=0.1)
     assert float(page.mediabox.height) == pytest.approx(points[0], abs=0.1)
 
@@ -462,9 +479,10 @@ def test_it_groups_the_steps_by_what_a_wrong_answer_pays():
 
 @pytest.mark.parametrize(("paper", "points"), [("a4", A4_POINTS), ("letter", LETTER_POINTS)])
 def test_it_prints_the_poster_on_one_portrait_page(print_pdf, paper, points):
-    reader = PdfReader(str(print_pdf(GAME, "echelle", paper=paper)))
+    path = print_pdf(GAME, "echelle", paper=paper)
 
-    [page] = reader.pages
+    [printed] = printed_pages(path)
+    page = PdfReader(str(path)).pages[printed]
     assert float(page.mediabox.width) == pytest.approx(points[0], abs=0.1)
     assert float(page.mediabox.height) == pytest.approx(points[1], abs=0.1)
 
@@ -516,6 +534,243 @@ def test_it_reminds_the_three_jokers_and_the_two_player_tries(print_pdf):
     assert f"{tries['ami']} avec le Coup de fil à un ami" in text
 
 
+# --- what a person can read: text size and the cut ---------------------------------------------
+
+READABLE = 6.5  # pt: the README's floor, below which nothing is printed
+SAFE = 3.0  # mm: text stays this far inside the cut
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One printed character: its size as printed and where its ink lies, in mm."""
+
+    char: str
+    size: float
+    box: Rect
+
+
+def glyphs(pdf, page: int, *, leave_out: str = "") -> list[Glyph]:
+    """Return every printed character of a page, at its printed size (font size times the
+    page's scaling: a reduced board shrinks its labels too).
+
+    `leave_out` is a pattern of text not to return (a face's identifier, say).
+    """
+    textpage = pdf[page].get_textpage()
+    count = textpage.count_chars()
+    skipped = {index for match in re.finditer(leave_out, textpage.get_text_range(0, count))
+               for index in range(*match.span())} if leave_out else set()
+    found = []
+    for index in range(count):
+        char = textpage.get_text_range(index, 1)
+        if not char.strip() or index in skipped:
+            continue
+        matrix = pdfium_raw.FS_MATRIX()
+        pdfium_raw.FPDFText_GetMatrix(textpage.raw, index, matrix)
+        scaling = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+        size = pdfium_raw.FPDFText_GetFontSize(textpage.raw, index) * scaling
+        left, bottom, right, top = textpage.get_charbox(index)
+        found.append(Glyph(char, size, Rect(left / mm, bottom / mm, (right - left) / mm,
+                                            (top - bottom) / mm)))
+    return found
+
+
+def smallest_glyph(path) -> Glyph | None:
+    pdf = open_pdf(path)
+    try:
+        every = [glyph for page in range(len(pdf)) for glyph in glyphs(pdf, page)]
+    finally:
+        pdf.close()
+    return min(every, key=lambda glyph: glyph.size, default=None)
+
+
+def glyphs_on(pdf, page: int, trim: Rect, *, leave_out: str = "") -> list[Glyph]:
+    """Return the characters printed on the face whose cut is `trim`."""
+    return [glyph for glyph in glyphs(pdf, page, leave_out=leave_out)
+            if trim.contains(Rect(*glyph.box.centre, 0, 0))]
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+@pytest.mark.parametrize("slug", [product.slug for product in OURS])
+def test_it_prints_no_text_smaller_than_6_5_points(demo, print_pdf, slug, card):
+    demo(GAME)
+
+    smallest = smallest_glyph(print_pdf(GAME, slug, card=card))
+
+    assert smallest is not None
+    assert smallest.size >= READABLE - 0.01, (
+        f"{smallest.char!r} at {smallest.size:.2f} pt, {smallest.box}")
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+@pytest.mark.parametrize("deck", [QUESTION_CARDS, ANSWER_CARDS], ids=lambda deck: deck.slug)
+def test_it_keeps_every_cards_text_3_mm_inside_its_cut(demo, print_pdf, deck, card):
+    demo(GAME)
+    sheet = PrintOptions(card=card).sheet_for(deck)
+
+    pdf = open_pdf(print_pdf(GAME, deck.slug, card=card))
+
+    for page, placement in ((0, sheet.front), (1, sheet.back)):
+        for index in range(sheet.per_page):
+            trim = placement(index).trim
+            on_card = glyphs_on(pdf, page, trim)
+            assert on_card or page == 1  # answer cards share a back without text
+            for glyph in on_card:
+                assert trim.inset(SAFE).contains(glyph.box, tolerance=0.05), (
+                    f"{glyph.char!r} of card {index + 1} at {glyph.box}, cut {trim}")
+
+
+def test_it_keeps_the_joker_tokens_text_3_mm_inside_their_round_cut(print_pdf):
+    sheet = PrintOptions().sheet_for(JOKER_TOKENS)
+
+    pdf = open_pdf(print_pdf(GAME, "jokers"))
+
+    for page, placement in ((0, sheet.front), (1, sheet.back)):
+        for index in range(len(joker_tokens())):
+            trim = placement(index).trim
+            cx, cy = trim.centre
+            reach = trim.w / 2 - SAFE
+            # The token's identifier is the printer's, drawn where it draws it on every deck.
+            for glyph in glyphs_on(pdf, page, trim, leave_out=r"JOK-\d+"):
+                box = glyph.box
+                corners = [(x, y) for x in (box.x, box.right) for y in (box.y, box.top)]
+                assert all(math.dist((x, y), (cx, cy)) <= reach + 0.05 for x, y in corners), (
+                    f"{glyph.char!r} of token {index + 1} at {box}")
+
+
+def test_it_prints_each_players_number_and_joker_name_at_a_readable_size(print_pdf):
+    smallest = smallest_glyph(print_pdf(GAME, "jokers"))
+
+    assert smallest.size >= READABLE - 0.01
+
+
+# --- the porte-carte ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """A stroked line or outline as printed: where it lies (mm), dashed or not, its colour."""
+
+    box: Rect
+    dashed: bool
+    black: bool
+
+    @property
+    def x(self) -> float:
+        return self.box.centre[0]
+
+    @property
+    def y(self) -> float:
+        return self.box.centre[1]
+
+    @property
+    def vertical(self) -> bool:
+        return self.box.w < 1 and self.box.h > 1
+
+    @property
+    def horizontal(self) -> bool:
+        return self.box.h < 1 and self.box.w > 1
+
+
+def lines(pdf, page: int) -> list[Line]:
+    """Return every stroked path of a page: cut lines are solid and black, folds dashed."""
+    found = []
+    for obj in pdf[page].get_objects(filter=[pdfium_raw.FPDF_PAGEOBJ_PATH], max_depth=3):
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        pdfium_raw.FPDFPath_GetDrawMode(obj.raw, fill, stroke)
+        if not stroke.value:
+            continue
+        rgba = [ctypes.c_uint() for _ in range(4)]
+        pdfium_raw.FPDFPageObj_GetStrokeColor(obj.raw, *rgba)
+        left, bottom, right, top = obj.get_bounds()
+        width = ctypes.c_float()
+        pdfium_raw.FPDFPageObj_GetStrokeWidth(obj.raw, width)
+        half = width.value / 2  # the bounds take in half the stroke on every side
+        found.append(Line(
+            Rect((left + half) / mm, (bottom + half) / mm, (right - left - 2 * half) / mm,
+                 (top - bottom - 2 * half) / mm),
+            dashed=pdfium_raw.FPDFPageObj_GetDashCount(obj.raw) > 0,
+            black=all(channel.value < 60 for channel in rgba[:3])))
+    return found
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The porte-carte as measured on its sheet, folded in the mind's eye."""
+
+    pocket: Rect  # between the tabs once folded in, from the bottom fold to the open top
+    window: Rect
+    back_height: float  # from the bottom fold to the back's free edge
+
+
+def measure_holder(pdf) -> Holder:
+    """Read the holder off the printed lines: folds, the tabs' free edges, the top, the window."""
+    drawn = lines(pdf, 0)
+    folds = [line for line in drawn if line.dashed and max(line.box.w, line.box.h) > 30]
+    left_fold, right_fold = sorted(line.x for line in folds if line.vertical)
+    [bottom_fold] = [line.y for line in folds if line.horizontal]
+    cuts = [line for line in drawn if line.black and not line.dashed
+            and line.box.x > left_fold - 20 and line.box.right < right_fold + 20]
+    left_tab = max(line.x for line in cuts if line.vertical and line.x < left_fold - 1)
+    right_tab = min(line.x for line in cuts if line.vertical and line.x > right_fold + 1)
+    top = max(line.y for line in cuts if line.horizontal)
+    free_edge = min(line.y for line in cuts if line.horizontal)
+    [window] = [line.box for line in cuts if line.box.w > 10 and line.box.h > 10]
+    # Folded in, each tab lies along the inside of its side: the card goes between them.
+    inner_left = left_fold + (left_fold - left_tab)
+    inner_right = right_fold - (right_tab - right_fold)
+    return Holder(Rect(inner_left, bottom_fold, inner_right - inner_left, top - bottom_fold),
+                  window, bottom_fold - free_edge)
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS.keys() - {"a3"}))
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+def test_the_porte_carte_holds_a_card_of_the_chosen_size(print_pdf, card, paper):
+    card_w, card_h = CARD_SIZES[card]
+
+    holder = measure_holder(open_pdf(print_pdf(GAME, "porte-carte", card=card, paper=paper)))
+
+    assert card_w + 0.5 <= holder.pocket.w <= card_w + 3
+    assert card_h <= holder.pocket.h <= card_h + 3
+    assert holder.back_height == pytest.approx(holder.pocket.h, abs=0.3)
+
+
+@pytest.mark.parametrize("card", sorted(CARD_SIZES))
+def test_the_porte_carte_window_shows_all_of_the_questions_text_and_keeps_the_card_in(
+        print_pdf, card):
+    card_w, card_h = CARD_SIZES[card]
+    holder = measure_holder(open_pdf(print_pdf(GAME, "porte-carte", card=card)))
+    pocket, window = holder.pocket, holder.window
+    play = pocket.w - card_w
+
+    # Smaller than the card both ways, the window cannot let it through.
+    assert window.w <= card_w - 3 and window.h <= card_h - 3
+    # The card rests on the fold, pushed to either side of the pocket: its text shows, its
+    # edges stay behind the frame.
+    for x in (pocket.x, pocket.x + play):
+        placed = Rect(x, pocket.y, card_w, card_h)
+        assert window.contains(placed.inset(SAFE), tolerance=0.05)
+        assert placed.inset(0.75).contains(window)
+
+
+def test_the_porte_carte_tells_how_to_cut_fold_glue_and_use_it(print_pdf):
+    text = document_text(print_pdf(GAME, "porte-carte"))
+
+    assert "Pour les cartes de 63 × 88 mm" in text
+    for verb in ("Découpez", "Pliez", "Encollez", "glisse la carte"):
+        assert verb in text
+    assert text.count("colle") >= 2  # one on each tab
+
+
+def test_the_porte_carte_is_one_sided_and_inside_the_page_margins(print_pdf):
+    path = print_pdf(GAME, "porte-carte")
+    pdf = open_pdf(path)
+
+    [page] = printed_pages(path)
+    w, h = (v / mm for v in pdf[page].get_size())
+    margin = Rect(0, 0, w, h).inset(10)
+    assert all(margin.contains(line.box, tolerance=0.3) for line in lines(pdf, page))
+
+
 # --- every product, every option ---------------------------------------------------------------
 
 
@@ -554,7 +809,7 @@ def test_it_prints_the_joker_tokens_on_every_paper_and_back(print_pdf, paper, ba
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("slug", SHEETS)
 def test_it_prints_the_sheets_on_every_paper(print_pdf, paper, slug):
-    assert page_count(print_pdf(GAME, slug, paper=paper, bleed=3)) == 1
+    assert len(printed_pages(print_pdf(GAME, slug, paper=paper, bleed=3))) == 1
 
 
 def test_it_prints_every_product_in_one_pdf(demo, print_pdf):
