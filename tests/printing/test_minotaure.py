@@ -26,16 +26,20 @@ from printing.products import PRODUCTS
 from printing.products.minotaure import (
     ARIANE,
     THESEE,
+    THESEE_VARIANT,
     ariane_front,
     board_size,
     colour_label,
     thesee_cards,
     thesee_front,
+    thesee_variant_front,
 )
+from printing.products.minotaure import PRODUCTS as OURS
 from printing.render import PrintOptions
 from printing.sheets import BACKS, CARD_SIZES, PAPERS, TileSpec
 
 from .conftest import flat, page_text, save_png, text_in
+from .test_millionnaire import READABLE, SAFE, glyphs_on, printed_pages, smallest_glyph
 
 GAME = "minotaure"
 PAPERS_OF_MAKERS = ("a4", "letter")
@@ -193,8 +197,9 @@ def test_it_gives_the_physics_straight_segments_for_every_wall(lab):
 @pytest.mark.parametrize("paper", PAPERS_OF_MAKERS)
 def test_it_tiles_the_board_over_columns_times_rows_sheets(print_pdf, lab, paper):
     spec = TileSpec(paper, board_size(lab))
-    pdf = open_pdf(print_pdf(GAME, "plateau", paper=paper))
-    assert len(pdf) == spec.columns * spec.rows > 1
+    path = print_pdf(GAME, "plateau", paper=paper)
+    pdf = open_pdf(path)
+    assert len(printed_pages(path)) == spec.columns * spec.rows > 1
     for page in range(len(pdf)):
         assert page_size_mm(pdf, page) == pytest.approx(PAPERS[paper], abs=0.2)
 
@@ -202,8 +207,9 @@ def test_it_tiles_the_board_over_columns_times_rows_sheets(print_pdf, lab, paper
 @pytest.mark.parametrize("paper", PAPERS_OF_MAKERS)
 def test_it_labels_every_sheet_with_its_column_and_row_above_the_board(print_pdf, lab, paper):
     spec = TileSpec(paper, board_size(lab))
-    pdf = open_pdf(print_pdf(GAME, "plateau", paper=paper))
-    for page, tile in enumerate(spec.tiles()):
+    path = print_pdf(GAME, "plateau", paper=paper)
+    pdf = open_pdf(path)
+    for page, tile in zip(printed_pages(path), spec.tiles(), strict=True):
         w, h = spec.page_size
         above = flat(text_in(pdf, page, (0, tile.area.top, w, h - tile.area.top)))
         name = f"{'ABCDEFGH'[tile.column]}{tile.row + 1}"
@@ -215,9 +221,10 @@ def test_it_prints_the_board_at_full_size_fifty_centimetres_across(lab):
 
 
 def test_it_marks_a_glue_zone_on_every_sheet_but_the_last(print_pdf):
-    pdf = open_pdf(print_pdf(GAME, "plateau", paper="a4"))
-    glued = ["coller ici" in flat(page_text(pdf, page)) for page in range(len(pdf))]
-    assert glued[:-1] == [True] * (len(pdf) - 1)
+    path = print_pdf(GAME, "plateau", paper="a4")
+    pdf = open_pdf(path)
+    glued = ["coller ici" in flat(page_text(pdf, page)) for page in printed_pages(path)]
+    assert glued[:-1] == [True] * (len(glued) - 1)
     assert glued[-1] is False
 
 
@@ -231,8 +238,9 @@ def test_it_tells_the_maker_to_print_the_sheets_at_full_size(print_pdf):
 
 @pytest.mark.parametrize("paper", PAPERS_OF_MAKERS)
 def test_it_prints_the_a3_board_on_one_a3_page_whatever_the_makers_paper(print_pdf, paper):
-    pdf = open_pdf(print_pdf(GAME, "plateau-a3", paper=paper))
-    assert len(pdf) == 1
+    path = print_pdf(GAME, "plateau-a3", paper=paper)
+    pdf = open_pdf(path)
+    assert printed_pages(path) == [0]
     assert page_size_mm(pdf, 0) == pytest.approx((297.0, 420.0), abs=0.2)
 
 
@@ -285,7 +293,9 @@ def test_it_reminds_the_ariane_rule_on_every_ariane_card(print_pdf):
         page, slot = divmod(index, sheet.per_page)
         trim = sheet.front(slot).trim
         words = flat(text_in(pdf, 2 * page, (trim.x, trim.y, trim.w, trim.h)))
-        assert "Défaussez-la pour une pichenette de plus" in words
+        assert "défaussez-la : une pichenette de plus" in words
+        assert "sauf le Minotaure" in words
+        assert "Qui élimine un joueur qui a encore la sienne la lui prend" in words
 
 
 def test_it_prints_the_deck_name_behind_every_card(print_pdf):
@@ -307,9 +317,10 @@ def test_it_renders_both_decks_with_any_backs_and_bleed(print_pdf, backs, bleed)
 
 @pytest.mark.parametrize("paper", PAPERS_OF_MAKERS)
 def test_it_names_all_ten_colours_on_the_chart(print_pdf, paper):
-    pdf = open_pdf(print_pdf(GAME, "couleurs", paper=paper))
+    path = print_pdf(GAME, "couleurs", paper=paper)
+    pdf = open_pdf(path)
     words = flat(page_text(pdf, 0))
-    assert len(pdf) == 1
+    assert printed_pages(path) == [0]
     for name in COLOURS:
         assert colour_label(name) in words
 
@@ -329,7 +340,89 @@ def test_it_saves_pictures_of_the_board_cards_and_chart_to_look_at(print_pdf):
         (print_pdf(GAME, "plateau-a3"), 0, "minotaure-plateau-a3"),
         (print_pdf(GAME, "thesee"), 0, "minotaure-thesee"),
         (print_pdf(GAME, "ariane", card="mini"), 0, "minotaure-ariane-mini"),
+        (print_pdf(GAME, "variante-thesee"), 0, "minotaure-variante-thesee"),
         (print_pdf(GAME, "couleurs"), 0, "minotaure-couleurs"),
     ]
-    for path, page, name in renders:
+    for path, nth, name in renders:
+        page = printed_pages(path)[nth]
         assert save_png(path, page, name, scale=1.0).stat().st_size > 10_000
+
+
+# --- the Thésée marble variant -------------------------------------------------------------
+
+
+def face_words(pdf, page: int, trim) -> str:
+    return flat(text_in(pdf, page, (trim.x, trim.y, trim.w, trim.h)))
+
+
+def test_it_prints_the_thesee_variant_among_the_games_products():
+    assert THESEE_VARIANT in OURS
+    assert PRODUCTS[GAME]["variante-thesee"] is THESEE_VARIANT
+
+
+def test_it_sums_up_the_thesee_variant_on_its_card(print_pdf):
+    sheet = PrintOptions().sheet_for(THESEE_VARIANT)
+
+    pdf = open_pdf(print_pdf(GAME, "variante-thesee"))
+
+    words = face_words(pdf, 0, sheet.front(0).trim)
+    assert "Variante Thésée" in words
+    assert "la bille Thésée part avec les prisonniers, dans la salle centrale" in words
+    assert "Thésée touche le Minotaure : il est éliminé" in words
+    assert "Le joueur qui a joué ce coup gagne, quel que soit le nombre de prisonniers" in words
+
+
+def test_it_names_the_thesee_variant_behind_its_card(print_pdf):
+    sheet = PrintOptions().sheet_for(THESEE_VARIANT)
+
+    pdf = open_pdf(print_pdf(GAME, "variante-thesee"))
+
+    assert "Variante Thésée" in face_words(pdf, 1, sheet.back(0).trim)
+
+
+@pytest.mark.parametrize("card", CARD_SIZES)
+def test_it_fits_the_thesee_variant_card_on_every_card_size(card):
+    pen = MeasurePen(*CARD_SIZES[card])
+    thesee_variant_front(pen, 1)
+    assert pen.issues == []
+
+
+def test_it_shows_which_marble_plays_thesee_on_the_colour_chart(print_pdf, lab):
+    words = flat(page_text(open_pdf(print_pdf(GAME, "couleurs")), 0))
+
+    assert "Variante Thésée : une bille de plus" in words
+    assert "d’une couleur qu’aucun prisonnier n’a" in words
+    assert f"de {lab.marble_diameter:g} mm" in words
+
+
+# --- what a person can read: text size and the cut ---------------------------------------
+
+
+@pytest.mark.parametrize("card", CARD_SIZES)
+@pytest.mark.parametrize("slug", [product.slug for product in OURS])
+def test_it_prints_no_text_smaller_than_6_5_points(print_pdf, slug, card):
+    smallest = smallest_glyph(print_pdf(GAME, slug, card=card))
+
+    assert smallest is not None
+    assert smallest.size >= READABLE - 0.01, (
+        f"{smallest.char!r} at {smallest.size:.2f} pt, {smallest.box}")
+
+
+@pytest.mark.parametrize("card", CARD_SIZES)
+@pytest.mark.parametrize("deck", [THESEE, ARIANE, THESEE_VARIANT], ids=lambda deck: deck.slug)
+def test_it_keeps_every_cards_text_3_mm_inside_its_cut(print_pdf, deck, card):
+    sheet = PrintOptions(card=card).sheet_for(deck)
+    count = len(list(deck.items()))
+
+    pdf = open_pdf(print_pdf(GAME, deck.slug, card=card))
+
+    for index in range(count):
+        sheet_index, slot = divmod(index, sheet.per_page)
+        for page, placement in ((2 * sheet_index, sheet.front), (2 * sheet_index + 1,
+                                                                  sheet.back)):
+            trim = placement(slot).trim
+            on_card = glyphs_on(pdf, page, trim)
+            assert on_card
+            for glyph in on_card:
+                assert trim.inset(SAFE).contains(glyph.box, tolerance=0.05), (
+                    f"{glyph.char!r} of card {index + 1} at {glyph.box}, cut {trim}")
