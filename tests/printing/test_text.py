@@ -1,8 +1,11 @@
 """Fonts, French typography, escaping and fitting text into a box."""
 
+import re
 import subprocess
 import sys
 
+import pypdf
+import pypdfium2 as pdfium
 import pytest
 from django.conf import settings
 from reportlab.pdfbase import pdfmetrics
@@ -21,22 +24,44 @@ def test_dejavu_is_used_where_the_machine_has_it():
     ("Qui ?", f"Qui{NNBSP}?"),
     ("Qui?", f"Qui{NNBSP}?"),
     ("Vraiment !", f"Vraiment{NNBSP}!"),
-    ("Attention : réponse", f"Attention{NNBSP}: réponse"),
+    ("Attention : réponse", f"Attention{NBSP}: réponse"),
+    ("Attention: réponse", f"Attention{NBSP}: réponse"),
+    (f"Attention{NNBSP}: réponse", f"Attention{NBSP}: réponse"),
     ("un; deux", f"un{NNBSP}; deux"),
     ("Quoi ?!", f"Quoi{NNBSP}?!"),
     ("l'été", "l’été"),
-    ('le "Boléro"', f"le «{NBSP}Boléro{NBSP}»"),
-    ("«Boléro»", f"«{NBSP}Boléro{NBSP}»"),
+    ('le "Boléro"', f"le «{NNBSP}Boléro{NNBSP}»"),
+    ("«Boléro»", f"«{NNBSP}Boléro{NNBSP}»"),
+    (f"«{NBSP}Boléro{NBSP}»", f"«{NNBSP}Boléro{NNBSP}»"),
+    ("Il dit : « Oui ! »", f"Il dit{NBSP}: «{NNBSP}Oui{NNBSP}!{NNBSP}»"),
     ("1 000 000 €", f"1{NNBSP}000{NNBSP}000 €"),
+    ("À 12:30 : début", f"À 12:30{NBSP}: début"),
 ])
 def test_french_typography_is_applied_at_print_time(raw, printed):
     assert french(raw) == printed
 
 
 @pytest.mark.parametrize("raw", ["12:30", "https://example.org", "Le score 3:2",
-                                 '<img src="/etc/hostname">', "&amp; &#233; fin"])
+                                 '<img src="/etc/hostname">', "&amp; &#233; fin",
+                                 "https://example.org/?q=1&x=2", "www.example.org/page?id=3",
+                                 "Une réponse (?) douteuse"])
 def test_markup_times_and_addresses_are_left_alone(raw):
     assert french(raw) == raw
+
+
+def test_punctuation_after_an_address_is_still_french():
+    assert french("Voir https://example.org/?q=1 : le site !") == (
+        f"Voir https://example.org/?q=1{NBSP}: le site{NNBSP}!")
+
+
+@pytest.mark.parametrize("raw", [
+    "Qui  ?", "Qui \u2009?", f"Qui {NBSP}?", "Attention \t: oui", f"«  {NBSP}Boléro \u2009»",
+    "deux  espaces\tet une tabulation", f"un{NBSP} deux", "Quoi ? ! »",
+])
+def test_it_never_leaves_two_spaces_in_a_row(raw):
+    printed = french(raw)
+
+    assert not re.search(r"\s\s", printed)
 
 
 def test_vera_has_no_narrow_space_so_it_falls_back_to_a_no_break_space(monkeypatch):
@@ -84,8 +109,9 @@ def test_amounts_are_grouped_with_narrow_spaces():
     assert text.amount(1_000_000) == f"1{NNBSP}000{NNBSP}000{NBSP}€"
 
 
-def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces():
+def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces(tmp_path):
     # Fonts register once per process: a fresh interpreter sees a machine without DejaVu.
+    path = tmp_path / "vera.pdf"
     script = (
         "from printing import text\n"
         "text.DEJAVU_DIRS = ()\n"
@@ -93,6 +119,8 @@ def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces():
         "print(text.fonts().family)\n"
         "print(repr(text.french('Qui ?')))\n"
         "print(text.missing_glyphs('Œuvre à l’été « » €'))\n"
+        "from tests.printing.test_text import SPOKEN, print_lines\n"
+        f"print_lines({str(path)!r}, [SPOKEN, SPOKEN])\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             check=True, cwd=settings.BASE_DIR)
@@ -100,3 +128,68 @@ def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces():
     assert family == "Vera"
     assert sample == repr(f"Qui{NBSP}?")
     assert missing == "()"
+    fonts = pypdf.PdfReader(str(path)).pages[0]["/Resources"]["/Font"].values()
+    assert any("Vera" in font.get_object()["/BaseFont"] for font in fonts)
+    for reader in read_back(path):
+        assert reader == ["Il dit : « Oui ! » Qui ? Prix : 1 000 €"] * 2
+
+
+# --- what a printed PDF holds --------------------------------------------------------------
+
+SPOKEN = "Il dit : « Oui ! » Qui ? Prix : 1 000 €"
+
+
+def print_lines(path, lines) -> None:
+    """Print each line through a canvas pen, as a face would, on one A4 page."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printing.draw import CanvasPen
+    from printing.sheets import Rect
+
+    canvas = Canvas(str(path), pagesize=(595, 842), invariant=1)
+    pen = CanvasPen(canvas, 210, 297)
+    for index, line in enumerate(lines):
+        pen.text(line, Rect(10, 270 - index * 12, 190, 10), size=12)
+    pen.flush()
+    canvas.showPage()
+    canvas.save()
+
+
+def read_back(path) -> tuple[list[str], list[str]]:
+    """Return the page's lines as pypdfium2 and pypdf read them."""
+    pdf = pdfium.PdfDocument(str(path))
+    by_pdfium = pdf[0].get_textpage().get_text_range().split("\r\n")
+    by_pypdf = pypdf.PdfReader(str(path)).pages[0].extract_text().split("\n")
+    return by_pdfium, by_pypdf
+
+
+def test_narrow_no_break_spaces_read_back_from_the_printed_pdf(tmp_path):
+    path = tmp_path / "spaces.pdf"
+    # The same line twice: once encoded by ReportLab, once by the pen's own encoder.
+    print_lines(path, [SPOKEN, SPOKEN])
+
+    for reader in read_back(path):
+        for line in reader:
+            assert f"«{NNBSP}Oui{NNBSP}!{NNBSP}»" in line
+            assert f"Qui{NNBSP}?" in line
+            assert f"1{NNBSP}000" in line
+
+
+def test_the_space_before_a_colon_reads_back_as_one_plain_space(tmp_path):
+    # ReportLab draws U+00A0 with the space's code, so a reader gets U+0020: what matters
+    # on paper is its width, a full space, and that the line never breaks there.
+    path = tmp_path / "colon.pdf"
+    print_lines(path, [SPOKEN, SPOKEN])
+
+    for reader in read_back(path):
+        for line in reader:
+            assert line.startswith("Il dit : «")
+            assert "Prix : 1" in line
+
+
+def test_a_narrow_space_is_narrower_than_the_space_before_a_colon():
+    narrow = text.width(NNBSP, REGULAR, 10)
+    full = text.width(NBSP, REGULAR, 10)
+
+    assert 0 < narrow < full * 0.7
+    assert full == text.width(" ", REGULAR, 10)
