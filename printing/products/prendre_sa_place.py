@@ -25,7 +25,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
@@ -46,7 +46,7 @@ from cms.games.spec import PALETTE
 from .. import text as typo
 from ..draw import WHITE, CanvasPen, Pen
 from ..sheets import Rect
-from ..text import BOLD, CONDENSED, CONDENSED_BOLD, REGULAR
+from ..text import BOLD, CONDENSED, CONDENSED_BOLD, NBSP, REGULAR
 from .base import Deck, Page, Sheets
 from .style import (
     GAME_COLOURS,
@@ -56,8 +56,6 @@ from .style import (
     LIGHT,
     PAGE_MARGIN,
     back_pattern,
-    card_frame,
-    footer,
     scale,
 )
 
@@ -79,8 +77,12 @@ PT = 25.4 / 72  # millimetres per point
 # Fixed sizes for the two cards that hold too much for a playing card (see their decks).
 COMPET_SIZE = (120.0, 180.0)  # two to a sheet; fits a fold on Letter with 3 mm of bleed
 DEFI_SIZE = (95.0, 128.0)  # four to a sheet of A4 or Letter, even with 3 mm of bleed
-CARD_MIN_SIZE = 6.0  # pt: the Champion holds the card close; below this it strains the eye
-FOOTER_BAND = 4.2  # mm kept under a card's questions for its reference and legend
+CARD_TOP_SIZE = 9.5  # pt: the largest body text of a poker-width card
+WRAP_TOLERANCE = 1.5  # pt a card may give up to keep its answers on one line each
+SHRINK_COST = 2.0  # a point less text weighs as much as two answer lines wrapped
+WIDE_COLUMN = 18.0  # mm: the narrowest column a row of four propositions may have
+BODY_GAP = 2.0  # mm between the header band and the questions
+RULE = "#d8d2c8"  # the hairline between two questions
 
 
 def points_label(points: int) -> str:
@@ -159,14 +161,23 @@ def question_card(content, card) -> QuestionCard:
 # --- laying a card's questions out ---------------------------------------------------------
 #
 # A card's body is laid out at one text size for all its questions: the largest that lets
-# every question fit. Each piece of user text gets a box exactly as large as its lines, so
-# `pen.text` draws it at that size; when even the smallest size is too big, the boxes that
-# fall off the card shrink to nothing and `pen.text` reports which question does not fit.
+# every question fit, or a little smaller when that keeps every answer on one line. Each
+# piece of user text gets a box exactly as large as its lines, so `pen.text` draws it at
+# that size; when even the smallest size is too big, the boxes that fall off the card
+# shrink to nothing and `pen.text` reports which question does not fit.
+#
+# Every question has the same indents: its number in a gutter, its text and its answers
+# aligned on the gutter's edge, each proposition after a bullet. The propositions of a
+# question keep the editor's order (the right one must not always come first in a CARRÉ),
+# in a grid whose columns are the same for every row.
 
 
 @dataclass(frozen=True)
 class Placed:
-    """A piece of user text: its box in mm from the body's top-left corner (top downwards)."""
+    """A piece of user text: its box in mm from the body's top-left corner (top downwards).
+
+    The text has its French typography already: the layout measured it that way.
+    """
 
     text: str
     x: float
@@ -179,9 +190,9 @@ class Placed:
 
 @dataclass(frozen=True)
 class Mark:
-    """Something of ours drawn beside the text: a number disc, a format tag, a bullet."""
+    """Something of ours drawn beside the text: a number disc, a pill, a bullet, a rule."""
 
-    shape: str  # "disc", "tag", "dot", "heading"
+    shape: str  # "disc", "pill", "dot", "heading", "rule"
     x: float
     top: float
     w: float
@@ -197,10 +208,12 @@ class Layout:
 
     size: float
     width: float
+    gutter: float = 0.0  # where a question's text and answers start
     height: float = 0.0
     texts: list[Placed] = field(default_factory=list)
     marks: list[Mark] = field(default_factory=list)
     fits: bool = True
+    wraps: int = 0  # how badly the answers wrap: lines past their first, broken answers count more
 
     @property
     def em(self) -> float:
@@ -211,104 +224,55 @@ class Layout:
         return self.size * typo.LEADING * PT
 
     @property
+    def middle(self) -> float:
+        """From the top of a line to the middle of its letters: where marks are centred."""
+        return self.em * 0.47
+
+    @property
     def tag_size(self) -> float:
-        return self.size * 0.68
+        """The size of a pill's or a disc's label: never under the floor."""
+        return max(typo.MIN_SIZE, self.size * 0.8)
 
-    def text_width(self, value: str, font: str, size: float | None = None) -> float:
-        return typo.width(typo.french(value), font, size or self.size) * PT
+    @property
+    def pill_h(self) -> float:
+        return max(self.lead * 0.9, self.tag_size * PT * 1.1)
 
-    def lines(self, value: str, font: str, width: float) -> int:
-        """Return how many lines `value` takes in `width` mm (a word too wide: it does not fit)."""
-        wrapped = typo.wrap(typo.french(value), font, self.size, width / PT)
-        if wrapped is None:
+    @property
+    def bullet(self) -> float:
+        """The room a bullet takes before a proposition."""
+        return self.em * 0.8
+
+    def measure(self, value: str, font: str, size: float | None = None) -> float:
+        """Return the width in mm of text that already has its typography."""
+        return typo.width(value, font, size or self.size) * PT
+
+    def wrap(self, value: str, font: str, width: float) -> list[str]:
+        """Return `value`'s lines in `width` mm (a word too wide: it does not fit)."""
+        lines = typo.wrap(value, font, self.size, width / PT)
+        if lines is None:
             self.fits = False
-            return 1
-        return max(1, len(wrapped))
+            return [value]
+        return lines or [""]
 
-    def tag_width(self, label: str) -> float:
-        return self.text_width(label, BOLD, self.tag_size) + self.em * 0.7
+    def pill_width(self, label: str) -> float:
+        return self.measure(label, CONDENSED_BOLD, self.tag_size) + self.tag_size * PT * 0.9
+
+    def add(self, block: Layout, top: float) -> None:
+        """Take in a block laid out on its own, its top `top` mm down this layout."""
+        self.texts += [replace(t, top=t.top + top) for t in block.texts]
+        self.marks += [replace(m, top=m.top + top) for m in block.marks]
+        self.fits = self.fits and block.fits
+        self.wraps += block.wraps
 
 
 @dataclass(frozen=True)
 class Piece:
-    """A proposition or an answer, with the mark in front of it."""
+    """A proposition: its text, in bold when it is the right one, and the pill after it."""
 
     text: str
     font: str
     label: str
-    mark: str = "dot"  # "dot", or the format slug of a tag ("duo", "cash")
-    mark_text: str = ""
-
-
-def mark_for(layout: Layout, piece: Piece, x: float, top: float, slot: float) -> Mark:
-    if piece.mark == "dot":
-        return Mark("dot", x + slot - layout.em * 0.75, top, layout.em * 0.75, layout.lead,
-                    colour=GREY)
-    return Mark("tag", x, top, layout.tag_width(piece.mark_text), layout.lead, piece.mark_text,
-                FORMAT_COLOURS[piece.mark])
-
-
-def slot_width(layout: Layout, piece: Piece) -> float:
-    if piece.mark == "dot":
-        return layout.em * 0.9
-    return layout.tag_width(piece.mark_text) + layout.em * 0.35
-
-
-def grid(layout: Layout, pieces: list[Piece], x0: float, top: float, slot: float) -> float:
-    """Place propositions in columns: as many as leave each on one line, else one a row."""
-    if not pieces:
-        return 0.0
-    gap = layout.em * 0.5
-
-    def cell_width(columns: int, col: int) -> float:
-        return (layout.width - x0) / columns - slot - (gap if col < columns - 1 else 0)
-
-    def one_line_each(columns: int) -> bool:
-        return all(layout.text_width(piece.text, piece.font) + 0.3
-                   <= cell_width(columns, index % columns)
-                   for index, piece in enumerate(pieces))
-
-    columns = next((c for c in sorted({len(pieces), 2}, reverse=True)
-                    if c <= len(pieces) and one_line_each(c)), 1)
-    y = top
-    for start in range(0, len(pieces), columns):
-        tallest = 1
-        for col, piece in enumerate(pieces[start:start + columns]):
-            x = x0 + col * (layout.width - x0) / columns
-            text_w = cell_width(columns, col)
-            lines = layout.lines(piece.text, piece.font, text_w)
-            layout.marks.append(mark_for(layout, piece, x, y, slot))
-            layout.texts.append(Placed(piece.text, x + slot, y, text_w, lines * layout.lead,
-                                       piece.font, piece.label))
-            tallest = max(tallest, lines)
-        y += tallest * layout.lead
-    return y - top
-
-
-def flow(layout: Layout, pieces: list[Piece], x0: float, top: float) -> float:
-    """Place pieces one after another, wrapping between them; return the height used."""
-    width = layout.width - x0
-    gap = layout.em * 1.1
-    x, line = 0.0, 0
-    for piece in pieces:
-        mark_w = slot_width(layout, piece) if piece.mark else 0.0
-        text_w = layout.text_width(piece.text, piece.font) + 0.3
-        if x > 0 and x + mark_w + text_w > width:
-            x, line = 0.0, line + 1
-        lines = 1
-        if mark_w + text_w > width:
-            text_w = width - mark_w
-            lines = layout.lines(piece.text, piece.font, text_w)
-        y = top + line * layout.lead
-        if piece.mark:
-            layout.marks.append(mark_for(layout, piece, x0 + x, y, mark_w))
-        layout.texts.append(Placed(piece.text, x0 + x + mark_w, y, text_w,
-                                   lines * layout.lead, piece.font, piece.label))
-        if lines > 1:
-            x, line = width, line + lines - 1
-        else:
-            x += mark_w + text_w + gap
-    return (line + 1) * layout.lead
+    pill: str = ""  # "DUO" after the proposition offered with the right one
 
 
 def question_label(question: PlayedQuestion, what: str = "") -> str:
@@ -316,27 +280,135 @@ def question_label(question: PlayedQuestion, what: str = "") -> str:
     return f"{label}, {what}" if what else label
 
 
-def proposition_piece(question: PlayedQuestion, index: int, *, duo_tag: bool) -> Piece:
+def proposition_piece(question: PlayedQuestion, index: int, *, duo_pill: bool) -> Piece:
     right = index == question.right
-    tagged = duo_tag and index == question.duo
     return Piece(
-        question.propositions[index],
+        typo.french(question.propositions[index]),
         CONDENSED_BOLD if right else CONDENSED,
         question_label(question, _("proposition %(n)s") % {"n": index + 1}),
-        mark=DUO.slug if tagged else "dot",
-        mark_text=DUO.label if tagged else "",
+        pill=DUO.label if duo_pill and index == question.duo else "",
     )
 
 
-def answer_pieces(question: PlayedQuestion, *, tag: bool) -> list[Piece]:
-    """The free answer in bold, then the variants it accepts."""
-    pieces = [Piece(question.cash_answer, CONDENSED_BOLD,
-                    question_label(question, _("réponse CASH")),
-                    mark=CASH.slug if tag else "dot", mark_text=CASH.label if tag else "")]
-    if question.variants:
-        pieces.append(Piece("(" + " / ".join(question.variants) + ")", CONDENSED,
-                            question_label(question, _("variantes")), mark=""))
-    return pieces
+def pill_room(layout: Layout, piece: Piece) -> float:
+    return layout.em * 0.35 + layout.pill_width(piece.pill) if piece.pill else 0.0
+
+
+def grid(layout: Layout, pieces: list[Piece], x0: float, top: float) -> float:
+    """Place propositions in columns of one width: as many as keep each on one line.
+
+    Four or two columns when every proposition holds on one line in them, else one a row;
+    return the height used.
+    """
+    if not pieces:
+        return 0.0
+    gap = layout.em * 1.2
+    room = layout.width - x0
+
+    def column_width(columns: int) -> float:
+        return (room + gap) / columns - gap
+
+    def one_line_each(columns: int) -> bool:
+        text_w = column_width(columns) - layout.bullet
+        return all(layout.measure(p.text, p.font) + pill_room(layout, p) <= text_w
+                   for p in pieces)
+
+    # Four columns only where they are wide (La Compet’, Le Défi): on a playing card
+    # a row of four reads as a crowded line, not as a grid.
+    columns = next((c for c in (4, 2) if c <= len(pieces)
+                    and (c == 2 or column_width(c) >= WIDE_COLUMN) and one_line_each(c)), 1)
+    column_w = column_width(columns)
+    y = top
+    for start in range(0, len(pieces), columns):
+        tallest = 1
+        for col, piece in enumerate(pieces[start:start + columns]):
+            x = x0 + col * (column_w + gap)
+            text_w = column_w - layout.bullet
+            lines = layout.wrap(piece.text, piece.font, text_w)
+            if piece.pill and layout.measure(lines[-1], piece.font) + pill_room(
+                    layout, piece) > text_w:
+                # Room after the last line for the pill: the text wraps a little narrower.
+                text_w -= pill_room(layout, piece)
+                lines = layout.wrap(piece.text, piece.font, text_w)
+            layout.marks.append(Mark("dot", x, y, layout.bullet, layout.lead, colour=GREY))
+            layout.texts.append(Placed(piece.text, x + layout.bullet, y, text_w,
+                                       len(lines) * layout.lead, piece.font, piece.label))
+            if piece.pill:
+                after = x + layout.bullet + layout.measure(lines[-1], piece.font)
+                layout.marks.append(Mark("pill", after + layout.em * 0.35,
+                                         y + (len(lines) - 1) * layout.lead,
+                                         layout.pill_width(piece.pill), layout.lead,
+                                         piece.pill, FORMAT_COLOURS[DUO.slug]))
+            layout.wraps += (len(lines) - 1) * 2  # a proposition broken in two reads badly
+            tallest = max(tallest, len(lines))
+        y += tallest * layout.lead
+    return y - top
+
+
+def answer_units(layout: Layout, question: PlayedQuestion, width: float) -> list[tuple]:
+    """Return the free answer (bold) and its variants as (text, font, label) to flow.
+
+    Each variant is kept whole on a line when it can be; the answer and the variants that
+    are wider than a line break between their words.
+    """
+    answer = (typo.french(question.cash_answer), CONDENSED_BOLD,
+              question_label(question, _("réponse CASH")))
+    units = [answer]
+    variants = [typo.french(v) for v in question.variants]
+    for index, variant in enumerate(variants):
+        first, last = index == 0, index == len(variants) - 1
+        text = ("(" if first else "") + variant + (")" if last else NBSP + "/")
+        units.append((text, CONDENSED, question_label(question, _("variantes"))))
+    split = []
+    for text, font, label in units:
+        if layout.measure(text, font) <= width:
+            split.append((text, font, label))
+        else:
+            if font == CONDENSED_BOLD:
+                layout.wraps += 2  # the answer itself broken reads worse than its variants
+            split += [(word, font, label) for word in text.split(" ") if word]
+    return split
+
+
+def cash_row(layout: Layout, question: PlayedQuestion, x0: float, top: float, *,
+             pill: bool) -> float:
+    """Place the free answer in bold and its variants after it, wrapping under the answer.
+
+    With `pill`, a CASH pill stands before it; else a bullet, as before a proposition.
+    Return the height used.
+    """
+    if pill:
+        pill_w = layout.pill_width(CASH.label)
+        layout.marks.append(Mark("pill", x0, top, pill_w, layout.lead, CASH.label,
+                                 FORMAT_COLOURS[CASH.slug]))
+        start = x0 + pill_w + layout.em * 0.4
+    else:
+        layout.marks.append(Mark("dot", x0, top, layout.bullet, layout.lead, colour=GREY))
+        start = x0 + layout.bullet
+    width = layout.width - start
+    lines: list[list[list]] = [[]]  # lines of runs: [x, text, font, label]
+    cursor = 0.0
+    for text, font, label in answer_units(layout, question, width):
+        w = layout.measure(text, font)
+        space = layout.measure(" ", font) if cursor else 0.0
+        if cursor and cursor + space + w > width:
+            lines.append([])
+            cursor, space = 0.0, 0.0
+        if w > width:
+            layout.fits = False
+        runs = lines[-1]
+        if runs and runs[-1][2] == font and runs[-1][3] == label:
+            runs[-1][1] += " " + text
+        else:
+            runs.append([cursor + space, text, font, label])
+        cursor += space + w
+    for number, runs in enumerate(lines):
+        for x, text, font, label in runs:
+            layout.texts.append(Placed(text, start + x, top + number * layout.lead,
+                                       min(layout.measure(text, font) + 0.3, width - x),
+                                       layout.lead, font, label))
+    layout.wraps += len(lines) - 1
+    return len(lines) * layout.lead
 
 
 def place_answers(layout: Layout, question: PlayedQuestion, x0: float, top: float) -> float:
@@ -344,28 +416,40 @@ def place_answers(layout: Layout, question: PlayedQuestion, x0: float, top: floa
     count = len(question.propositions)
     if question.slot == DUO.slug:
         pair = sorted(i for i in (question.right, question.duo) if i >= 0)
-        pieces = [proposition_piece(question, i, duo_tag=False) for i in pair]
-        return grid(layout, pieces, x0, top, layout.em * 0.9)
+        return grid(layout, [proposition_piece(question, i, duo_pill=False) for i in pair],
+                    x0, top)
     if question.slot == CARRE.slug:
-        pieces = [proposition_piece(question, i, duo_tag=False) for i in range(count)]
-        return grid(layout, pieces, x0, top, layout.em * 0.9)
+        return grid(layout, [proposition_piece(question, i, duo_pill=False)
+                             for i in range(count)], x0, top)
     if question.slot in (CASH.slug, SUPER_CASH):
-        return flow(layout, answer_pieces(question, tag=False), x0, top)
-    pieces = [proposition_piece(question, i, duo_tag=True) for i in range(count)]
-    slot = layout.tag_width(DUO.label) + layout.em * 0.35
-    height = grid(layout, pieces, x0, top, slot)
-    return height + flow(layout, answer_pieces(question, tag=True), x0, top + height)
+        return cash_row(layout, question, x0, top, pill=False)
+    height = grid(layout, [proposition_piece(question, i, duo_pill=True)
+                           for i in range(count)], x0, top)
+    return height + cash_row(layout, question, x0, top + height, pill=True)
 
 
-def place_question(layout: Layout, question: PlayedQuestion, top: float, colour: str) -> float:
-    """Lay out one question (number, text, then its answers); return the height used."""
-    gutter = layout.em * 1.75
-    layout.marks.append(Mark("disc", 0, top, gutter, layout.lead, str(question.number), colour))
-    lines = layout.lines(question.text, CONDENSED, layout.width - gutter)
-    layout.texts.append(Placed(question.text, gutter, top, layout.width - gutter,
-                               lines * layout.lead, CONDENSED, question_label(question)))
-    height = lines * layout.lead + layout.lead * 0.05
-    return height + place_answers(layout, question, gutter, top + height)
+def disc_radius(layout: Layout, number: int) -> float:
+    """The radius of a question's number disc: a line high, or wide enough for its digits."""
+    digits = layout.measure(str(number), CONDENSED_BOLD, layout.tag_size)
+    return max(layout.lead * 0.5, digits / 2 + layout.tag_size * PT * 0.3)
+
+
+def question_block(question: PlayedQuestion, size: float, width: float, gutter: float,
+                   colour: str) -> Layout:
+    """Lay out one question on its own: number, text, then its answers, from top 0."""
+    block = Layout(size=size, width=width, gutter=gutter)
+    radius = disc_radius(block, question.number)
+    y = max(0.0, radius - block.middle)  # a disc taller than the line stays on the card
+    block.marks.append(Mark("disc", 0, y, radius * 2, block.lead, str(question.number),
+                            colour))
+    text = typo.french(question.text)
+    lines = block.wrap(text, CONDENSED, width - gutter)
+    block.texts.append(Placed(text, gutter, y, width - gutter, len(lines) * block.lead,
+                              CONDENSED, question_label(question)))
+    y += len(lines) * block.lead + block.lead * 0.12
+    y += place_answers(block, question, gutter, y)
+    block.height = y + max(0.0, radius - (block.lead - block.middle))
+    return block
 
 
 def heading_for(slot: str, numbers: list[int]) -> tuple[str, str]:
@@ -394,21 +478,69 @@ def sections(card: QuestionCard) -> list[tuple[str, list[PlayedQuestion]]]:
     return groups
 
 
-def lay_out(card: QuestionCard, width: float, size: float, spread: float = 0.0) -> Layout:
-    """Lay the card's questions out at one size, `spread` mm more between questions."""
-    layout = Layout(size=size, width=width)
+def gutter_for(card: QuestionCard, size: float) -> float:
+    """Where every question of the card starts its text: past its widest number disc."""
+    probe = Layout(size=size, width=0.0)
+    widest = max((disc_radius(probe, q.number) for q in card.questions), default=0.0)
+    return widest * 2 + probe.em * 0.45
+
+
+def lay_out_sections(card: QuestionCard, width: float, height: float, size: float,
+                     rhythm: float = 0.0) -> Layout:
+    """La Compet’: questions under the heading of their format, spread down the card."""
+    gutter = gutter_for(card, size)
+
+    def stack(spread: float) -> Layout:
+        layout = Layout(size=size, width=width, gutter=gutter)
+        y = 0.0
+        for slot, questions in sections(card):
+            colour = FORMAT_COLOURS.get(slot, COLOUR)
+            for n, question in enumerate(questions):
+                if y:
+                    y += layout.lead * 0.3 + spread
+                if n == 0 and slot:
+                    label, note = heading_for(slot, [q.number for q in questions])
+                    layout.marks.append(Mark("heading", 0, y, width, layout.lead * 1.1,
+                                             label, colour, note))
+                    y += layout.lead * 1.45
+                block = question_block(question, size, width, gutter, colour)
+                layout.add(block, y)
+                y += block.height
+        layout.height = y
+        return layout
+
+    layout = stack(0.0)
+    gaps = len(card.questions) - 1
+    if gaps > 0 and layout.fits and layout.height <= height:
+        layout = stack(min((height - layout.height) / gaps, layout.lead * 1.5))
+    return layout
+
+
+def lay_out_free(card: QuestionCard, width: float, height: float, size: float,
+                 rhythm: float = 0.0) -> Layout:
+    """Les Qualifs and Le Défi: question i starts at i/n of `rhythm` when it can.
+
+    So the second question of every Qualifs card starts half-way down, under a rule, and
+    the Champion finds it at the same place on every card. `rhythm` is the height of a
+    card's body (`height`, what this card has room for, may be less).
+    """
+    rhythm = rhythm or height
+    gutter = gutter_for(card, size)
+    layout = Layout(size=size, width=width, gutter=gutter)
+    blocks = [question_block(q, size, width, gutter, COLOUR) for q in card.questions]
+    gap = layout.lead * 0.9
+    left = sum(b.height for b in blocks) + gap * (len(blocks) - 1)
     y = 0.0
-    for slot, questions in sections(card):
-        colour = FORMAT_COLOURS.get(slot, COLOUR)
-        for n, question in enumerate(questions):
-            if y:
-                y += layout.lead * 0.3 + spread
-            if n == 0 and slot:
-                tag, note = heading_for(slot, [q.number for q in questions])
-                layout.marks.append(Mark("heading", 0, y, width, layout.lead, tag, colour,
-                                         note))
-                y += layout.lead * 1.3
-            y += place_question(layout, question, y, colour)
+    for index, block in enumerate(blocks):
+        if index:
+            ideal = rhythm * index / len(blocks)
+            top = min(max(ideal, y + gap), height - left)
+            top = max(top, y + gap)
+            layout.marks.append(Mark("rule", 0, (y + top) / 2, width, 0))
+            y = top
+        layout.add(block, y)
+        y += block.height
+        left -= block.height + gap
     layout.height = y
     return layout
 
@@ -420,56 +552,74 @@ def sizes(top: float, bottom: float) -> Iterator[float]:
         size -= 0.25
 
 
-def best_layout(card: QuestionCard, area: Rect, top_size: float) -> Layout:
-    """Return the card laid out at the largest size that fits, questions spread to fill it.
+def best_layout(card: QuestionCard, area: Rect, top_size: float, *,
+                reserved: float = 0.0) -> Layout:
+    """Return the card laid out at the largest size that fits, or a little smaller.
 
-    When even the smallest size is too big, return it anyway: drawing it reports what
-    falls off the card.
+    A smaller size wins when it saves more wrapped answers than it costs (SHRINK_COST a
+    point), down to WRAP_TOLERANCE under the largest size that fits. When even the
+    smallest size is too big, return it anyway: drawing it reports what falls off the card.
+    `reserved` mm at the bottom of the area stay empty, without moving the questions'
+    rhythm (see `lay_out_free`).
     """
     typo.fonts()
-    layout = None
-    for size in sizes(max(top_size, CARD_MIN_SIZE), CARD_MIN_SIZE):
-        layout = lay_out(card, area.w, size)
-        if layout.fits and layout.height <= area.h + 1e-6:
-            gaps = len(card.questions) - 1
-            if gaps > 0:
-                spread = min((area.h - layout.height) / gaps, layout.lead * 1.5)
-                layout = lay_out(card, area.w, size, spread)
-            return layout
-    return layout
+    lay_out = lay_out_sections if any(q.slot for q in card.questions) else lay_out_free
+    largest = best = layout = None
+
+    def cost(candidate: Layout) -> float:
+        return candidate.wraps + SHRINK_COST * (largest.size - candidate.size)
+
+    for size in sizes(max(top_size, typo.MIN_SIZE), typo.MIN_SIZE):
+        layout = lay_out(card, area.w, area.h - reserved, size, area.h)
+        if not layout.fits or layout.height > area.h - reserved + 1e-6:
+            continue
+        if largest is None:
+            largest = best = layout
+        elif size < largest.size - WRAP_TOLERANCE - 1e-9:
+            break
+        elif cost(layout) < cost(best):
+            best = layout
+        if best.wraps == 0:
+            break
+    return best or layout
 
 
 def draw_mark(pen: Pen, mark: Mark, area: Rect, layout: Layout) -> None:
     top = area.top - mark.top
     if top - mark.h < area.y - 1e-6:
         return  # past the card's foot: its text reports the overflow
-    middle = top - mark.h / 2
+    middle = top - layout.middle
     if mark.shape == "disc":
-        radius = min(mark.h * 0.46, mark.w * 0.4)
-        pen.circle(area.x + radius + 0.1, middle, radius, fill=mark.colour)
-        # Two digits need a smaller figure to stay inside the disc.
-        size = layout.tag_size * (0.82 if len(mark.text) > 1 else 1.0)
-        pen.centred(mark.text, area.x + radius + 0.1, middle, size=size, font=BOLD,
-                    fill=WHITE)
+        radius = mark.w / 2
+        pen.circle(area.x + radius, middle, radius, fill=mark.colour)
+        pen.centred(mark.text, area.x + radius, middle, size=layout.tag_size,
+                    font=CONDENSED_BOLD, fill=WHITE)
     elif mark.shape == "dot":
-        pen.circle(area.x + mark.x + layout.em * 0.3, middle, layout.em * 0.14, fill=mark.colour)
-    elif mark.shape == "tag":
-        tag = Rect(area.x + mark.x, middle - mark.h * 0.4, mark.w, mark.h * 0.8)
-        pen.rect(tag, fill=mark.colour, radius=tag.h / 2)
-        pen.centred(mark.text, tag.centre[0], middle, size=layout.tag_size, font=BOLD,
-                    fill=WHITE)
+        pen.circle(area.x + mark.x + layout.em * 0.3, middle, layout.em * 0.13,
+                   fill=mark.colour)
+    elif mark.shape == "pill":
+        pill(pen, mark.text, Rect(area.x + mark.x, middle - layout.pill_h / 2, mark.w,
+                                  layout.pill_h), size=layout.tag_size, colour=mark.colour)
+    elif mark.shape == "rule":
+        pen.line(area.x + layout.gutter, top, area.right, top, stroke=RULE, width=0.25)
     elif mark.shape == "heading":
-        tag_w = layout.tag_width(mark.text) + layout.em
-        tag = Rect(area.x, middle - mark.h * 0.45, tag_w, mark.h * 0.9)
-        pen.rect(tag, fill=mark.colour, radius=tag.h / 2)
-        pen.centred(mark.text, tag.centre[0], middle, size=layout.tag_size * 1.1, font=BOLD,
-                    fill=WHITE)
-        pen.text(mark.note, Rect(tag.right + layout.em * 0.5, tag.y, area.w - tag_w
-                                 - layout.em * 0.5, tag.h), size=layout.size * 0.85,
-                 min_size=4.5, font=CONDENSED_BOLD, fill=mark.colour, valign="middle",
-                 label=_("format"))
-        pen.line(area.x, tag.y - 0.25, area.right, tag.y - 0.25, stroke=mark.colour,
-                 width=0.2)
+        middle = top - mark.h / 2
+        pill_w = layout.pill_width(mark.text) + layout.em * 0.6
+        box = Rect(area.x, middle - layout.pill_h / 2, pill_w, layout.pill_h)
+        pill(pen, mark.text, box, size=layout.tag_size, colour=mark.colour)
+        note = Rect(box.right + layout.em * 0.5, top - mark.h, area.w - pill_w
+                    - layout.em * 0.5, mark.h)
+        pen.text(mark.note, note, size=max(typo.MIN_SIZE, layout.size * 0.85),
+                 font=CONDENSED_BOLD, fill=mark.colour, valign="middle", label=_("format"))
+        pen.line(area.x, top - mark.h - 0.3, area.right, top - mark.h - 0.3,
+                 stroke=mark.colour, width=0.2)
+
+
+def pill(pen: Pen, label: str, box: Rect, *, size: float, colour: str) -> None:
+    """A rounded coloured tag with its white label, our own text."""
+    pen.rect(box, fill=colour, radius=box.h / 2)
+    pen.centred(label, box.centre[0], box.centre[1], size=size, font=CONDENSED_BOLD,
+                fill=WHITE)
 
 
 def draw_layout(pen: Pen, area: Rect, layout: Layout) -> None:
@@ -484,7 +634,7 @@ def draw_layout(pen: Pen, area: Rect, layout: Layout) -> None:
         top = area.top - piece.top
         bottom = max(area.y, top - piece.h)
         rect = Rect(area.x + piece.x, bottom, piece.w, max(0.0, top - bottom))
-        pen.text(piece.text, rect, size=layout.size, min_size=CARD_MIN_SIZE, font=piece.font,
+        pen.text(piece.text, rect, size=layout.size, font=piece.font, french=False,
                  label=piece.label)
 
 
@@ -492,54 +642,96 @@ def draw_layout(pen: Pen, area: Rect, layout: Layout) -> None:
 
 
 KIND_LABELS = {kind.slug: kind.label for kind in SPEC.kinds}
+FOOT_H = typo.MIN_SIZE * PT * 1.3  # mm: the line of a card's reference and legend
+
+
+def card_header(pen: Pen, title: str, subtitle: str) -> float:
+    """Paint the header band to the bleed, its title and kind inside the safe zone.
+
+    Return the y of the band's bottom edge.
+    """
+    safe = pen.safe
+    size = 9 * min(scale(pen), 1.3)
+    bottom = safe.top - size * PT * 1.2 - 2.0
+    pen.rect(Rect(-pen.bleed, bottom, pen.w + 2 * pen.bleed, pen.h + pen.bleed - bottom),
+             fill=COLOUR)
+    # Accents stand above the letters' top: the box ends a little under the safe edge.
+    head = Rect(safe.x, bottom + 1.0, safe.w, safe.top - size * PT * 0.15 - bottom - 1.0)
+    if subtitle:
+        sub_size = max(typo.MIN_SIZE, size * 0.8)
+        sub_w = min(typo.width(typo.french(subtitle), BOLD, sub_size) * PT + 0.3,
+                    head.w * 0.45)
+        pen.text(subtitle, Rect(head.right - sub_w, head.y, sub_w, head.h), size=sub_size,
+                 font=BOLD, fill=WHITE, align="right", valign="middle",
+                 label=_("type de carte"))
+        head = Rect(head.x, head.y, head.w - sub_w - 2.0, head.h)
+    pen.text(title, head, size=size, font=BOLD, fill=WHITE, valign="middle",
+             label=_("titre"))
+    return bottom
+
+
+def legend_runs(size: float) -> list[tuple[str, str, str]]:
+    """The legend as runs of text: (text, font, colour), each format in its colour."""
+    runs = []
+    for answer_format in FORMATS.values():
+        if runs:
+            runs.append((" · ", CONDENSED, GREY))
+        runs.append((answer_format.label, CONDENSED_BOLD, FORMAT_COLOURS[answer_format.slug]))
+        runs.append((" " + points_label(answer_format.points), CONDENSED, INK))
+    return runs
 
 
 def legend_width(size: float) -> float:
-    em = size * PT
-    return sum(typo.width(f.label, BOLD, size * 0.85) * PT + em * 1.0
-               + typo.width(points_label(f.points), REGULAR, size) * PT + em * 0.9
-               for f in FORMATS.values())
+    return sum(typo.width(typo.printable(text), font, size) * PT
+               for text, font, _colour in legend_runs(size))
 
 
-def legend(pen: Pen, area: Rect, room: float) -> None:
-    """The three formats and their points, left of the reference at a card's foot.
+def legend(pen: Pen, x: float, baseline: float, size: float) -> None:
+    """« DUO 1 pt · CARRÉ 3 pts · CASH 5 pts », each format in its colour."""
+    for text, font, colour in legend_runs(size):
+        text = typo.printable(text)
+        pen.label(text, x, baseline, size=size, font=font, fill=colour)
+        x += typo.width(text, font, size) * PT
 
-    It shrinks to the `room` mm it has; on a card too narrow for it, it is left out.
+
+def card_foot(pen: Pen, card: QuestionCard, *, with_legend: bool) -> float:
+    """The legend at the bottom left of the safe zone, the card's reference at its right.
+
+    The reference (twelve characters, usually) goes on a line of its own above when the
+    two do not share one; the legend is left out on a card too narrow for it (a mini
+    card). Return the height taken above the foot line: 0, or that of the reference's line.
     """
-    size = 5.0 * min(scale(pen), 1.3)
-    size = min(size, size * room / legend_width(size))
-    if size < 3.8:
-        return
-    em = size * PT
-    x = area.x
-    middle = area.y + 1.6
-    for answer_format in FORMATS.values():
-        label = answer_format.label
-        tag_w = typo.width(label, BOLD, size * 0.85) * PT + em * 0.7
-        pen.rect(Rect(x, middle - em * 0.6, tag_w, em * 1.2), fill=FORMAT_COLOURS[
-            answer_format.slug], radius=em * 0.6)
-        pen.centred(label, x + tag_w / 2, middle, size=size * 0.85, font=BOLD, fill=WHITE)
-        x += tag_w + em * 0.3
-        points = points_label(answer_format.points)
-        pen.centred(points, x + typo.width(points, REGULAR, size) * PT / 2, middle, size=size,
-                    fill=INK)
-        x += typo.width(points, REGULAR, size) * PT + em * 0.9
+    safe = pen.safe
+    size = typo.MIN_SIZE
+    ref = typo.printable(card.ref)
+    ref_w = min(typo.width(ref, CONDENSED, size) * PT + 0.3, safe.w)
+    with_legend = with_legend and legend_width(size) <= safe.w
+    line = Rect(safe.x, safe.y, safe.w, FOOT_H)
+    if with_legend:
+        legend(pen, safe.x, safe.y + (FOOT_H - size * PT * 0.72) / 2, size)
+        if legend_width(size) + 1.2 + ref_w > safe.w:
+            line = Rect(safe.x, safe.y + FOOT_H, safe.w, FOOT_H)
+    pen.text(ref, Rect(line.right - ref_w, line.y, ref_w, FOOT_H), size=size,
+             font=CONDENSED, fill=GREY, align="right", valign="middle", french=False,
+             label=_("référence"))
+    return line.y - safe.y
 
 
 def card_front(pen: Pen, card: QuestionCard) -> None:
     """The theme in the header, the questions below, the reference at the foot."""
     kind_label = str(KIND_LABELS.get(card.kind, ""))
     if card.title.strip():
-        body = card_frame(pen, colour=COLOUR, title=card.title, subtitle=kind_label)
+        band = card_header(pen, card.title, kind_label)
     else:
-        body = card_frame(pen, colour=COLOUR, title=kind_label)
-    footer(pen, card.ref)
-    if not any(q.slot for q in card.questions):
-        reference = typo.width(typo.printable(card.ref), REGULAR, 5.5) * PT
-        legend(pen, body, body.w - reference - 2)
-    area = Rect(body.x, body.y + FOOTER_BAND, body.w, body.h - FOOTER_BAND)
-    layout = best_layout(card, area, 9.5 * min(scale(pen), 1.25))
-    draw_layout(pen, area, layout)
+        band = card_header(pen, kind_label, "")
+    above_foot = card_foot(pen, card, with_legend=not any(q.slot for q in card.questions))
+    safe = pen.safe
+    top = band - BODY_GAP
+    bottom = safe.y + FOOT_H + BODY_GAP * 0.75
+    area = Rect(safe.x, bottom, safe.w, top - bottom)
+    layout = best_layout(card, area, CARD_TOP_SIZE * min(scale(pen), 1.25),
+                         reserved=above_foot)
+    draw_layout(pen, Rect(area.x, area.y + above_foot, area.w, area.h - above_foot), layout)
 
 
 def back_form_for(kind: str) -> Callable[[Pen], None]:
@@ -552,16 +744,22 @@ def back_form_for(kind: str) -> Callable[[Pen], None]:
         radius = min(pen.w, pen.h) * 0.2
         pen.circle(cx, cy + pen.h * 0.1, radius, fill=WHITE, stroke=GOLD, width=0.6)
         armchair(pen, cx, cy + pen.h * 0.1 - radius * 0.55, radius * 1.1)
-        x = cx - 13 * k
-        for answer_format in FORMATS.values():
-            pen.centred(answer_format.label, x, pen.h * 0.2, size=6 * k, font=BOLD, fill=GOLD)
-            x += 13 * k
+        size = max(typo.MIN_SIZE, 6.5 * k)
+        pieces = [(f.label, points_label(f.points)) for f in FORMATS.values()]
+        widest = max(typo.width(text, BOLD, size) * PT for pair in pieces for text in pair)
+        step = max(13 * k, widest + 2.5)
+        y = pen.safe.y + pen.safe.h * 0.16
+        for index, (label, points) in enumerate(pieces):
+            x = cx + (index - 1) * step
+            pen.centred(label, x, y + size * PT * 0.7, size=size, font=BOLD, fill=GOLD)
+            pen.centred(points, x, y - size * PT * 0.7, size=size, fill=WHITE)
 
     return draw
 
 
 QUALIFS_CARDS = Deck(
     slug="qualifs",
+    code="QUA",
     label=gettext_lazy("Cartes Les Qualifs"),
     description=gettext_lazy("Deux questions par carte, chacune jouable en DUO, CARRÉ ou "
                              "CASH : la bonne réponse en gras, l’autre proposition du DUO "
@@ -574,6 +772,7 @@ QUALIFS_CARDS = Deck(
 
 COMPET_CARDS = Deck(
     slug="compet",
+    code="CMP",
     label=gettext_lazy("Cartes La Compet’"),
     description=gettext_lazy("Un thème et 14 questions : DUO, CARRÉ, CASH puis la réserve "
                              "du Super Cash. Fiche de 120 × 180 mm, deux par feuille, "
@@ -587,6 +786,7 @@ COMPET_CARDS = Deck(
 
 DEFI_CARDS = Deck(
     slug="defi",
+    code="DEF",
     label=gettext_lazy("Cartes Le Défi"),
     description=gettext_lazy("Un thème et six questions, chacune jouable en DUO, CARRÉ ou "
                              "CASH au choix du joueur. Fiche de 95 × 128 mm, quatre par "
@@ -605,7 +805,7 @@ DEFI_CARDS = Deck(
 def words(pen: Pen, value: str, rect: Rect, *, size: float, font: str = REGULAR,
           fill: str = INK, align: str = "left", valign: str = "middle") -> None:
     """Draw our own fixed French text in a box."""
-    pen.text(value, rect, size=size, min_size=4.5, font=font, fill=fill, align=align,
+    pen.text(value, rect, size=size, font=font, fill=fill, align=align,
              valign=valign, label=value)
 
 
@@ -647,7 +847,7 @@ def halves(pen: Pen) -> tuple[Rect, Rect]:
     gap = m
     h = (pen.h - 2 * m - gap) / 2
     pen.line(m / 2, pen.h / 2, pen.w - m / 2, pen.h / 2, stroke=GREY, width=0.25, dash=(2, 1.5))
-    pen.centred("✂", m, pen.h / 2 + 0.2, size=10, fill=GREY)
+    pen.centred("✂", m + 2.5, pen.h / 2 + 0.2, size=10, fill=GREY)
     return (Rect(m, m + h + gap, pen.w - 2 * m, h), Rect(m, m, pen.w - 2 * m, h))
 
 
@@ -1082,6 +1282,7 @@ def fauteuil_pages(options, items) -> list[Page]:
     return [Page(fauteuil)]
 
 
+PAWN_WIDTH = 10.0  # mm
 PAWN_COLOURS = ("orange", "jaune", "vert", "turquoise", "bleu", "violet", "rose", "marron")
 
 
@@ -1104,7 +1305,8 @@ def pions(pen: Pen) -> None:
     words(pen, _("Découpez, pliez sur les pointillés, collez la languette sous la base. "
                  "Chaque candidat garde son pion des Qualifs à La Compet’."),
           Rect(m, pen.h - m - 18, pen.w - 2 * m, 8), size=9, valign="top")
-    w, face_h, base_h, tab_h = 20.0, 24.0, 12.0, 7.0
+    # Narrow enough that four pawns share a Qualifs square, two across and two deep.
+    w, face_h, base_h, tab_h = PAWN_WIDTH, 14.0, 9.0, 5.0
     count = len(PAWN_COLOURS)
     gap = (pen.w - 2 * m - count * w) / (count - 1)
     y = pen.h - m - 30 - (base_h + 2 * face_h + tab_h)
