@@ -463,10 +463,18 @@ def draw_ident(pen: CanvasPen, ident: str) -> None:
     """Print a face's identifier, small, on a white pill readable on any background."""
     box = pen.ident_box
     cx, cy = box.centre
-    width = pdfmetrics.stringWidth(ident, typo.CONDENSED, LABEL_SIZE) / mm + 2.4
-    pen.rect(Rect(cx - width / 2, cy - 1.45, width, 2.9), fill="#ffffff", radius=1.2)
+    # Every identifier of a deck has the same width (its digits are as wide as each other):
+    # the pill is one form, placed again.
+    shape = "".join("0" if char.isdigit() else char for char in ident)
+    pen.reuse(f"ident-{shape}", lambda inner: _pill(inner, shape))
     pen.centred(ident, cx, cy, size=LABEL_SIZE, font=typo.CONDENSED, fill=LABEL_GREY)
     pen.flush()
+
+
+def _pill(pen: CanvasPen, shape: str) -> None:
+    cx, cy = pen.ident_box.centre
+    width = pdfmetrics.stringWidth(shape, typo.CONDENSED, LABEL_SIZE) / mm + 2.4
+    pen.rect(Rect(cx - width / 2, cy - 1.45, width, 2.9), fill="#ffffff", radius=1.2)
 
 
 def _chunks(entries: list, size: int):

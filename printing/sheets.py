@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from django.utils.translation import gettext as _
 
@@ -433,7 +433,7 @@ class SheetSpec:
         if self.backs != BACKS_FOLD:
             return None
         page_w, page_h = self.page_size
-        return (0, page_h / 2, page_w, page_h / 2)
+        return (EDGE, page_h / 2, page_w - EDGE, page_h / 2)
 
     # --- marks, label and boxes ---------------------------------------------------------
 
@@ -454,7 +454,11 @@ class SheetSpec:
         is often not full). Marks stay EDGE mm inside the paper unless `marks_to_edge`;
         they never cross the sheet's label.
         """
-        placements = self.placed(self.per_page if count is None else count, backs=backs)
+        return list(self._crop_marks(backs, self.per_page if count is None else count))
+
+    @lru_cache(maxsize=16)  # noqa: B019 (a spec is frozen and few are alive at once)
+    def _crop_marks(self, backs: bool, count: int) -> tuple[CropMark, ...]:
+        placements = self.placed(count, backs=backs)
         xs = sorted({round(v, 4) for p in placements for v in (p.trim.x, p.trim.right)})
         ys = sorted({round(v, 4) for p in placements for v in (p.trim.y, p.trim.top)})
         left = min(p.bleed.x for p in placements)
@@ -481,7 +485,7 @@ class SheetSpec:
             left_limit = 0.0 if self.layout.label_on_top else label.right
             marks.append(CropMark(left_start, y, end(left_start, -1, left_limit), y))
             marks.append(CropMark(right_start, y, end(right_start, 1, page_w), y))
-        return marks
+        return tuple(marks)
 
     @property
     def label_box(self) -> Rect:
