@@ -10,6 +10,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
+from cms.models import Question
 from printing.products import PRODUCTS, Deck
 from printing.render import PrintOptions, render
 
@@ -181,3 +182,19 @@ def _small_text(path, floor=6.5):
 def test_no_text_prints_smaller_than_six_and_a_half_points(game_pdf, game, card):
     path = game_pdf(game, card=card)
     assert _small_text(path)[:20] == []
+
+
+@pytest.mark.parametrize("backs", ["long", "short", "separate", "fold"])
+@pytest.mark.parametrize("count", [1, 2, 7, 10])
+def test_partial_last_sheets_and_odd_counts_keep_every_back_behind_its_front(
+        demo, tmp_path, backs, count):
+    demo("millionnaire")
+    refs = [q.ref for q in Question.objects.filter(kind="echelle").order_by("ref")[:count]]
+    path = tmp_path / "selection.pdf"
+    render("millionnaire", ("questions",), PrintOptions(backs=backs), out=str(path), refs=refs)
+    seen = identifiers(path)
+    assert len(seen) == count
+    assert misplaced_backs(path) == []
+    sizes = page_sizes(path)
+    if backs in ("long", "short"):
+        assert len(sizes) % 2 == 0
