@@ -744,15 +744,22 @@ def back_form_for(kind: str) -> Callable[[Pen], None]:
         radius = min(pen.w, pen.h) * 0.2
         pen.circle(cx, cy + pen.h * 0.1, radius, fill=WHITE, stroke=GOLD, width=0.6)
         armchair(pen, cx, cy + pen.h * 0.1 - radius * 0.55, radius * 1.1)
+        # Each format in the pill of its colour, as on the fronts; gold on the orange back
+        # was too faint to read.
         size = max(typo.MIN_SIZE, 6.5 * k)
-        pieces = [(f.label, points_label(f.points)) for f in FORMATS.values()]
-        widest = max(typo.width(text, BOLD, size) * PT for pair in pieces for text in pair)
-        step = max(13 * k, widest + 2.5)
+        pill_h = size * PT * 1.5
+        pills = [(f, typo.width(f.label, CONDENSED_BOLD, size) * PT + size * PT * 1.2)
+                 for f in FORMATS.values()]
+        step = max(13 * k, max(w for _f, w in pills) + 2.5,
+                   max(typo.width(points_label(f.points), BOLD, size) * PT + 2.5
+                       for f, _w in pills))
         y = pen.safe.y + pen.safe.h * 0.16
-        for index, (label, points) in enumerate(pieces):
+        for index, (answer_format, pill_w) in enumerate(pills):
             x = cx + (index - 1) * step
-            pen.centred(label, x, y + size * PT * 0.7, size=size, font=BOLD, fill=GOLD)
-            pen.centred(points, x, y - size * PT * 0.7, size=size, fill=WHITE)
+            pill(pen, answer_format.label, Rect(x - pill_w / 2, y + 0.4, pill_w, pill_h),
+                 size=size, colour=FORMAT_COLOURS[answer_format.slug])
+            pen.centred(points_label(answer_format.points), x, y - size * PT * 0.75,
+                        size=size, font=BOLD, fill=WHITE)
 
     return draw
 
