@@ -450,7 +450,7 @@ def token_layout(pen: Pen) -> TokenLayout:
     inner = radius * 0.81
     safe = pen.safe
     text_radius = safe.w / 2  # the cut is a circle: text keeps SAFE_INSET inside it too
-    badge = SEAT_SIZE / POINTS_PER_MM * 0.62
+    badge = SEAT_SIZE / POINTS_PER_MM * 0.62  # the badge's radius: its digit fills it
     seat_y = cy + text_radius - badge - 1.2
     # The name takes up to two lines just under the centre, where the circle is still wide;
     # the picture fills what is left between the name and the badge.
@@ -466,7 +466,7 @@ def token_layout(pen: Pen) -> TokenLayout:
 
 
 def token_disc(pen: Pen, token: JokerToken, layout: TokenLayout, *, fill: str) -> None:
-    """The player's coloured ring round a disc, and the player's badge at its top."""
+    """The player's coloured ring round a disc of `fill`, edged in gold."""
     pen.circle(layout.cx, layout.cy, layout.radius, fill=token.colour)
     pen.circle(layout.cx, layout.cy, layout.inner, fill=fill, stroke=GOLD, width=0.3)
 
@@ -757,8 +757,6 @@ def ladder_row(pen: Pen, step: LadderStep, box: Rect) -> None:
              label=str(_("montant")), french=False)
 
 
-
-
 JOKER_HINTS = {
     "cinquante": _("Le maître de jeu vous rend deux cartes, dont la bonne réponse."),
     "public": _("Chacun vote en secret ; le maître de jeu ajoute la bonne réponse."),
@@ -866,7 +864,7 @@ def card_dimensions(card: tuple[float, float]) -> str:
 
 
 HOLDER_STEPS = (
-    _("Imprimez à 100 % sur du papier épais (160\u00a0g/m² ou plus)."),
+    _("Imprimez à 100\u00a0% sur du papier épais (160\u00a0g/m² ou plus)."),
     _("Découpez le long des traits pleins, la fenêtre et l’encoche comprises."),
     _("Pliez vers l’arrière les deux rabats, puis le dos le long du pointillé du bas."),
     _("Encollez les rabats et pressez le dos dessus. Le haut reste ouvert."),
@@ -959,7 +957,7 @@ def holder_back(pen: Pen, back: Rect, notch: float) -> None:
     text = inner.inset(3.0)
     text = Rect(text.x, text.y, text.w, text.h - notch)  # clear of the notch on top
     cx, cy = text.centre
-    k = back.w / 80.0
+    k = back.w / 80.0  # text sizes follow the back's width, set for a poker card's holder
     box_w, box_h = text.w, min(text.h * 0.3, 22 * k)
     pen.polygon(lozenge(cx, cy + box_h * 0.3, box_w, box_h), fill=NAVY, stroke=GOLD,
                 width=0.6)
@@ -978,10 +976,10 @@ def holder_back(pen: Pen, back: Rect, notch: float) -> None:
 def holder_instructions(pen: Pen, net: HolderNet, column: Rect) -> None:
     """The card size, the steps, a legend of the lines, and how the holder is used."""
     top = column.top
-    fitted = pen.text(str(_("Pour les cartes de %(size)s") % {"size": card_dimensions(net.card)}),
-                      Rect(column.x, top - 7, column.w, 7), size=11, font=BOLD, fill=NAVY,
-                      label=_("format"))
-    top -= 7 + (fitted.leading / mm if fitted and len(fitted.lines) > 1 else 0) + 3
+    pen.text(str(_("Pour les cartes de %(size)s") % {"size": card_dimensions(net.card)}),
+             Rect(column.x, top - 7, column.w, 7), size=11, font=BOLD, fill=NAVY,
+             valign="middle", label=_("format"))
+    top -= 10
     for number, step in enumerate(HOLDER_STEPS, start=1):
         pen.circle(column.x + 3, top - 3, 3, fill=NAVY)
         pen.centred(str(number), column.x + 3, top - 3, size=9, font=BOLD, fill=GOLD)

@@ -283,7 +283,7 @@ def _assembly_marks(pen: Pen, tile: Tile, area: Rect, *, has_right: bool,
             _arrow(pen, area.right + 5.5, area.y + area.h * k, -1, 0)
     if has_below:
         for k in (0.15, 0.85):
-            _arrow(pen, area.x + area.w * k, area.y - 5.5, 0, 1)
+            _arrow(pen, area.x + area.w * k, area.y - 4.5, 0, 1)
 
 
 def _margin_note(pen: Pen, value: str, x: float, y: float, *, rotate: int = 0) -> None:
@@ -297,8 +297,10 @@ def _margin_note(pen: Pen, value: str, x: float, y: float, *, rotate: int = 0) -
 
 def _margins(pen: Pen, lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[Tile],
              area: Rect) -> None:
-    top = pen.h - 4.5  # printers leave the last few millimetres blank
-    band = Rect(area.x, area.top + 1.2, area.w, top - area.top - 1.2)
+    edge = 4.5  # printers leave the last few millimetres blank
+    top = pen.h - edge
+    # The margin is cut away on every sheet: the labels may run past a narrow last column.
+    band = Rect(area.x, area.top + 1.2, pen.w - edge - area.x, top - area.top - 1.2)
     map_w = 22.0
     text = Rect(band.x, band.y, band.w - map_w - 3, band.h)
     # The sheet's name on the left, how to assemble on its right: two lines of small print.
@@ -306,7 +308,7 @@ def _margins(pen: Pen, lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[T
                     font=BOLD, fill=INK, valign="middle", label=_("feuille"))
     name_w = (max(text_width(line, name.font, name.size) for line in name.lines) / mm + 4
               if name else text.w * 0.45)
-    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100 %% : coupez le "
+    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100\u00a0%% : coupez le "
              "pointillé, collez sur la zone grise.") % {
         "size": french_number(board_size(lab) / 10), "count": len(tiles)}
     pen.text(str(note), Rect(text.x + name_w, text.y, text.w - name_w, text.h), size=7,

@@ -595,12 +595,21 @@ def glyphs_on(pdf, page: int, trim: Rect, *, leave_out: str = "") -> list[Glyph]
             if trim.contains(Rect(*glyph.box.centre, 0, 0))]
 
 
-@pytest.mark.parametrize("card", sorted(CARD_SIZES))
-@pytest.mark.parametrize("slug", [product.slug for product in OURS])
-def test_it_prints_no_text_smaller_than_6_5_points(demo, print_pdf, slug, card):
+AT_CARD_SIZE = ("questions", "reponses", "jokers", "porte-carte")  # follow the card size
+ON_PAPER = ("bloc-reponse", "echelle", "porte-carte")  # follow the paper
+SIZES_AND_PAPERS = ([(slug, {"card": card}) for slug in AT_CARD_SIZE for card in CARD_SIZES]
+                    + [(slug, {"paper": paper}) for slug in ON_PAPER for paper in ("a4", "letter")])
+
+
+def test_it_checks_the_size_of_the_text_of_every_product():
+    assert {*AT_CARD_SIZE, *ON_PAPER} == {product.slug for product in OURS}
+
+
+@pytest.mark.parametrize(("slug", "options"), SIZES_AND_PAPERS)
+def test_it_prints_no_text_smaller_than_6_5_points(demo, print_pdf, slug, options):
     demo(GAME)
 
-    smallest = smallest_glyph(print_pdf(GAME, slug, card=card))
+    smallest = smallest_glyph(print_pdf(GAME, slug, **options))
 
     assert smallest is not None
     assert smallest.size >= READABLE - 0.01, (

@@ -398,10 +398,19 @@ def test_it_shows_which_marble_plays_thesee_on_the_colour_chart(print_pdf, lab):
 # --- what a person can read: text size and the cut ---------------------------------------
 
 
-@pytest.mark.parametrize("card", CARD_SIZES)
-@pytest.mark.parametrize("slug", [product.slug for product in OURS])
-def test_it_prints_no_text_smaller_than_6_5_points(print_pdf, slug, card):
-    smallest = smallest_glyph(print_pdf(GAME, slug, card=card))
+DECKS = ("thesee", "ariane", "variante-thesee")  # printed at the maker's card size
+SHEETS = ("plateau", "plateau-a3", "couleurs")  # printed on the maker's paper
+SIZES_AND_PAPERS = ([(slug, {"card": card}) for slug in DECKS for card in CARD_SIZES]
+                    + [(slug, {"paper": paper}) for slug in SHEETS for paper in PAPERS_OF_MAKERS])
+
+
+def test_it_checks_the_size_of_the_text_of_every_product():
+    assert {*DECKS, *SHEETS} == {product.slug for product in OURS}
+
+
+@pytest.mark.parametrize(("slug", "options"), SIZES_AND_PAPERS)
+def test_it_prints_no_text_smaller_than_6_5_points(print_pdf, slug, options):
+    smallest = smallest_glyph(print_pdf(GAME, slug, **options))
 
     assert smallest is not None
     assert smallest.size >= READABLE - 0.01, (
