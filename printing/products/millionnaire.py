@@ -577,18 +577,24 @@ SHORT_JOKER_NAMES = {"public": _("Public"), "ami": _("Ami")}
 
 
 def ladder_strip(pen: Pen, area: Rect) -> None:
-    """The fifteen steps left to right, the safe levels in gold."""
+    """The fifteen steps left to right, the safe levels in gold, every amount the same size."""
     gap = 0.8
     cell_w = (area.w - gap * (len(LADDER) - 1)) / len(LADDER)
+    # A millimetre each side keeps the million off the cell's border; the million's size is
+    # every amount's, so the strip reads as one row.
+    amount_box = Rect(0, 0, cell_w - 2.0, area.h * 0.5)
+    widest = max(LADDER, key=lambda step: width(amount(step.amount), CONDENSED_BOLD, 1))
+    fitted = pen.fit(amount(widest.amount), amount_box, size=8, font=CONDENSED_BOLD,
+                     french=False, label=_("montant"))
+    size = fitted.size if fitted else MIN_SIZE
     for step in LADDER:
         box = Rect(area.x + (step.number - 1) * (cell_w + gap), area.y, cell_w, area.h)
         pen.rect(box, fill=GOLD if step.safe else LIGHT, stroke=NAVY, width=0.2, radius=1)
         pen.text(str(step.number), Rect(box.x, box.top - area.h * 0.45, box.w, area.h * 0.4),
                  size=7.5, font=BOLD, fill=NAVY, align="centre", valign="middle",
                  label=_("numéro de la question"))
-        pen.text(amount(step.amount), Rect(box.x + 0.4, box.y + 0.6, box.w - 0.8,
-                                           area.h * 0.5),
-                 size=8, font=CONDENSED_BOLD, fill=NAVY, align="centre", valign="middle",
+        pen.text(amount(step.amount), amount_box.moved(box.x + 1.0, box.y + 0.6), size=size,
+                 font=CONDENSED_BOLD, fill=NAVY, align="centre", valign="middle",
                  label=_("montant"), french=False)
 
 
