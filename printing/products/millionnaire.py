@@ -866,11 +866,11 @@ def holder_net(card: tuple[float, float], left: float, top: float) -> HolderNet:
 
 
 def card_dimensions(card: tuple[float, float]) -> str:
-    return str(_("%(w)s × %(h)s mm") % {"w": f"{card[0]:g}", "h": f"{card[1]:g}"})
+    return str(_("%(w)s × %(h)s mm") % {"w": f"{card[0]:g}", "h": f"{card[1]:g}"})
 
 
 HOLDER_STEPS = (
-    _("Imprimez à 100\u00a0% sur du papier épais (160\u00a0g/m² ou plus)."),
+    _("Imprimez à 100 %, sur du papier épais (160 g/m² ou plus)."),
     _("Découpez le long des traits pleins, la fenêtre et l’encoche comprises."),
     _("Pliez vers l’arrière les deux rabats, puis le dos le long du pointillé du bas."),
     _("Encollez les rabats et pressez le dos dessus. Le haut reste ouvert."),

@@ -308,7 +308,7 @@ def _margins(pen: Pen, lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[T
                     font=BOLD, fill=INK, valign="middle", label=_("feuille"))
     name_w = (max(text_width(line, name.font, name.size) for line in name.lines) / mm + 4
               if name else text.w * 0.45)
-    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100\u00a0%% : coupez le "
+    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100 %% : coupez le "
              "pointillé, collez sur la zone grise.") % {
         "size": french_number(board_size(lab) / 10), "count": len(tiles)}
     pen.text(str(note), Rect(text.x + name_w, text.y, text.w - name_w, text.h), size=7,
