@@ -1,17 +1,34 @@
 """Fonts, French typography, escaping and fitting text into a box."""
 
+import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 
 import pypdf
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import pytest
 from django.conf import settings
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 
 from printing import text
-from printing.text import BOLD, NBSP, NNBSP, REGULAR, escape, fit, french, missing_glyphs
+from printing.draw import CanvasPen, MeasurePen
+from printing.products import style
+from printing.sheets import CARD_SIZES, Rect
+from printing.text import (
+    BOLD,
+    MIN_SIZE,
+    NBSP,
+    NNBSP,
+    REGULAR,
+    escape,
+    fit,
+    french,
+    missing_glyphs,
+)
 
 
 def test_dejavu_is_used_where_the_machine_has_it():
@@ -119,11 +136,14 @@ def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces(tmp_path
         "print(text.fonts().family)\n"
         "print(repr(text.french('Qui ?')))\n"
         "print(text.missing_glyphs('Œuvre à l’été « » €'))\n"
+        "import django\n"
+        "django.setup()\n"
         "from tests.printing.test_text import SPOKEN, print_lines\n"
         f"print_lines({str(path)!r}, [SPOKEN, SPOKEN])\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            check=True, cwd=settings.BASE_DIR)
+                            check=True, cwd=settings.BASE_DIR,
+                            env={**os.environ, "DJANGO_SETTINGS_MODULE": "cms.settings"})
     family, sample, missing = result.stdout.splitlines()
     assert family == "Vera"
     assert sample == repr(f"Qui{NBSP}?")
@@ -141,11 +161,6 @@ SPOKEN = "Il dit : « Oui ! » Qui ? Prix : 1 000 €"
 
 def print_lines(path, lines) -> None:
     """Print each line through a canvas pen, as a face would, on one A4 page."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    from printing.draw import CanvasPen
-    from printing.sheets import Rect
-
     canvas = Canvas(str(path), pagesize=(595, 842), invariant=1)
     pen = CanvasPen(canvas, 210, 297)
     for index, line in enumerate(lines):
@@ -193,3 +208,133 @@ def test_a_narrow_space_is_narrower_than_the_space_before_a_colon():
 
     assert 0 < narrow < full * 0.7
     assert full == text.width(" ", REGULAR, 10)
+
+
+# --- text on the parts every card shares (products/style.py) -------------------------------
+
+MM = 72 / 25.4  # points per millimetre
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One character as a reader of the PDF finds it: its ink's box in mm and its size."""
+
+    char: str
+    left: float
+    bottom: float
+    right: float
+    top: float
+    size: float
+
+
+def printed_chars(path, page: int = 0) -> list[Printed]:
+    """Return every visible character of a page, its ink box (mm) and font size (pt)."""
+    pdf = pdfium.PdfDocument(str(path))
+    textpage = pdf[page].get_textpage()
+    found = []
+    for index in range(textpage.count_chars()):
+        char = textpage.get_text_range(index, 1)
+        if not char.strip():
+            continue
+        left, bottom, right, top = textpage.get_charbox(index)
+        size = pdfium_c.FPDFText_GetFontSize(textpage.raw, index)
+        found.append(Printed(char, left / MM, bottom / MM, right / MM, top / MM, size))
+    return found
+
+
+def outside(chars: list[Printed], box: Rect, tolerance: float = 0.02) -> list[Printed]:
+    """Return the characters whose ink leaves `box` (mm), beyond a rounding tolerance."""
+    return [c for c in chars
+            if c.left < box.x - tolerance or c.right > box.right + tolerance
+            or c.bottom < box.y - tolerance or c.top > box.top + tolerance]
+
+
+def draw_face(path, w: float, h: float, draw, *, numbered: bool = False, bleed: float = 3.0):
+    """Draw one face on a page of its own, its trim at (bleed, bleed); return its pen."""
+    canvas = Canvas(str(path), pagesize=((w + 2 * bleed) * MM, (h + 2 * bleed) * MM),
+                    invariant=1)
+    canvas.translate(bleed * MM, bleed * MM)
+    pen = CanvasPen(canvas, w, h, bleed, numbered=numbered)
+    draw(pen)
+    pen.flush()
+    canvas.showPage()
+    canvas.save()
+    return pen
+
+
+def shifted(rect: Rect, by: float) -> Rect:
+    return Rect(rect.x + by, rect.y + by, rect.w, rect.h)
+
+
+TITLE = "Été à Jouy, Ça"  # accented capitals above, a J and a Ç below
+
+
+def shared_parts(pen) -> None:
+    style.card_frame(pen, colour=style.GAME_COLOURS["the-mind"], title=TITLE,
+                     subtitle="Les Qualifs")
+    style.footer(pen, "psp-qualifs-01")
+
+
+@pytest.mark.parametrize("numbered", [False, True])
+@pytest.mark.parametrize("card", ["poker", "mini", "tarot"])
+def test_a_cards_header_and_footer_print_inside_the_safe_zone(tmp_path, card, numbered):
+    path = tmp_path / "face.pdf"
+    w, h = CARD_SIZES[card]
+
+    pen = draw_face(path, w, h, shared_parts, numbered=numbered)
+    chars = printed_chars(path)
+
+    assert "".join(c.char for c in chars) == (TITLE + "LesQualifs" + "psp-qualifs-01"
+                                              ).replace(" ", "")
+    assert outside(chars, shifted(pen.safe, 3.0)) == []
+    assert min(c.size for c in chars) >= MIN_SIZE
+
+
+@pytest.mark.parametrize("card", ["poker", "mini", "tarot"])
+def test_a_cards_title_sits_in_the_middle_of_the_band_a_reader_sees(tmp_path, card):
+    path = tmp_path / "face.pdf"
+    w, h = CARD_SIZES[card]
+    band = style.header_height(MeasurePen(w, h))
+
+    draw_face(path, w, h, shared_parts)
+    title = printed_chars(path)[:len(TITLE.replace(" ", ""))]
+    letters = [c for c in title if c.char in "toua"]  # no accent, no tail
+
+    above = (h + 3.0) - max(c.top for c in letters)  # from the cut down to the letters
+    below = min(c.bottom for c in letters) - (h + 3.0 - band)  # from them to the band's foot
+    assert "".join(c.char for c in title) == TITLE.replace(" ", "")
+    assert above >= 3.0
+    assert abs(above - below) < 0.6
+
+
+def test_a_cards_band_and_a_backs_colour_run_into_the_bleed(tmp_path):
+    path = tmp_path / "face.pdf"
+    w, h = CARD_SIZES["poker"]
+    draw_face(path, w, h, shared_parts)
+    band = pdfium.PdfDocument(str(path))[0].render(scale=2).to_pil().convert("RGB")
+    draw_face(path, w, h, lambda pen: style.back_pattern(pen, colour="#3b2a6b", title="Dos"))
+    back = pdfium.PdfDocument(str(path))[0].render(scale=2).to_pil().convert("RGB")
+
+    def in_bleed(image, x_mm, y_from_top_mm):
+        return image.getpixel((round(x_mm * MM * 2), round(y_from_top_mm * MM * 2)))
+
+    assert in_bleed(band, w / 2, 1.0) == (59, 42, 107)
+    assert in_bleed(back, w / 2, 1.0) == in_bleed(back, 1.0, h / 2) == (59, 42, 107)
+
+
+def test_a_numbered_back_keeps_its_frame_above_the_identifier(tmp_path):
+    w, h = CARD_SIZES["poker"]
+    pen = MeasurePen(w, h, numbered=True)
+
+    frame = style.framed(pen, w * 0.07)
+
+    assert frame.y >= pen.ident_box.top
+    assert frame.top == h - w * 0.07
+
+
+def test_a_title_too_long_for_the_band_is_refused_not_shrunk_below_the_floor():
+    pen = MeasurePen(*CARD_SIZES["mini"])
+
+    style.card_frame(pen, colour="#000000", title="Un titre beaucoup trop long pour une carte")
+
+    assert [issue.code for issue in pen.issues] == ["text_overflow"]
