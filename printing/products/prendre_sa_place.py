@@ -854,7 +854,9 @@ def halves(pen: Pen) -> tuple[Rect, Rect]:
     gap = m
     h = (pen.h - 2 * m - gap) / 2
     pen.line(m / 2, pen.h / 2, pen.w - m / 2, pen.h / 2, stroke=GREY, width=0.25, dash=(2, 1.5))
-    pen.centred("✂", m + 2.5, pen.h / 2 + 0.2, size=10, fill=GREY)
+    # The scissors on a gap in the line, inside the page's margin.
+    pen.rect(Rect(m, pen.h / 2 - 1.8, 5.5, 3.6), fill=WHITE)
+    pen.centred("✂", m + 2.75, pen.h / 2 + 0.2, size=10, fill=GREY)
     return (Rect(m, m + h + gap, pen.w - 2 * m, h), Rect(m, m, pen.w - 2 * m, h))
 
 

@@ -443,6 +443,30 @@ def test_it_indents_both_questions_of_a_card_alike(demo, print_pdf, pdf_of):
     assert answers[0] == pytest.approx(answers[1], abs=0.01)
 
 
+def test_the_variants_of_a_cash_answer_wrap_under_the_answer_not_under_its_pill(
+        db, print_pdf, pdf_of):
+    variants = ["Reblochon de Savoie", "Reblochon fermier", "Le reblochon de Thônes",
+                "Fromage de Savoie", "Reblochon laitier"]
+    question = make_question("qualifs", status=Status.PUBLISHED,
+                             text="Quel fromage est l’ingrédient phare de la tartiflette ?",
+                             answer="Le reblochon", variants="\n".join(variants),
+                             propositions=[("Le reblochon", True, False),
+                                           ("Le beaufort", False, False),
+                                           ("Le comté", False, False),
+                                           ("Le cantal", False, False)])
+    card = make_card("qualifs", status=Status.PUBLISHED, title="Fromages",
+                     questions=[question, make_question("qualifs", status=Status.PUBLISHED)])
+    pdf = pdf_of(print_pdf(GAME, "qualifs", refs=[card.ref]))
+    answer_x, answer_y = starts_of(pdf, 0, "Le reblochon")[1]  # after its proposition
+    cash_x = [x for x, y in starts_of(pdf, 0, "CASH") if abs(y - answer_y) < 1]
+    assert cash_x and cash_x[0] < answer_x
+    starts = [start_of(pdf, 0, variant) for variant in variants]
+    below = [x for x, y in starts if y < answer_y - 1]
+    assert below  # the variants take more than the answer's line
+    assert min(below) == pytest.approx(answer_x, abs=0.3)  # "(" or a variant starts the line
+    assert all(x >= answer_x - 0.3 for x, _y in starts)
+
+
 def test_the_second_question_of_every_short_card_starts_at_the_same_height(
         db, print_pdf, pdf_of):
     first = qualifs_card("Chiffres", [["Un", "Deux", "Trois", "Quatre"],
