@@ -694,44 +694,60 @@ def legend(pen: Pen, x: float, baseline: float, size: float) -> None:
         x += typo.width(text, font, size) * PT
 
 
-def card_foot(pen: Pen, card: QuestionCard, *, with_legend: bool) -> float:
+@dataclass(frozen=True)
+class Foot:
+    """Where a card's foot puts its legend (None: left out) and its reference."""
+
+    legend: Rect | None
+    ref: Rect
+
+    @property
+    def above(self) -> float:
+        """How far the foot rises above its one line: the reference's own line, or 0."""
+        return self.ref.y - (self.legend.y if self.legend else self.ref.y)
+
+
+def card_foot(pen: Pen, card: QuestionCard, *, with_legend: bool) -> Foot:
     """The legend at the bottom left of the safe zone, the card's reference at its right.
 
     The reference (twelve characters, usually) goes on a line of its own above when the
-    two do not share one; the legend is left out on a card too narrow for it (a mini
-    card). Return the height taken above the foot line: 0, or that of the reference's line.
+    two do not share one; the legend is left out on a card too narrow for it (a mini card).
     """
     safe = pen.safe
-    size = typo.MIN_SIZE
-    ref = typo.printable(card.ref)
-    ref_w = min(typo.width(ref, CONDENSED, size) * PT + 0.3, safe.w)
-    with_legend = with_legend and legend_width(size) <= safe.w
+    ref_w = min(typo.width(typo.printable(card.ref), CONDENSED, typo.MIN_SIZE) * PT + 0.3,
+                safe.w)
     line = Rect(safe.x, safe.y, safe.w, FOOT_H)
-    if with_legend:
-        legend(pen, safe.x, safe.y + (FOOT_H - size * PT * 0.72) / 2, size)
-        if legend_width(size) + 1.2 + ref_w > safe.w:
-            line = Rect(safe.x, safe.y + FOOT_H, safe.w, FOOT_H)
-    pen.text(ref, Rect(line.right - ref_w, line.y, ref_w, FOOT_H), size=size,
-             font=CONDENSED, fill=GREY, align="right", valign="middle", french=False,
-             label=_("référence"))
-    return line.y - safe.y
+    if not (with_legend and legend_width(typo.MIN_SIZE) <= safe.w):
+        return Foot(None, Rect(line.right - ref_w, line.y, ref_w, FOOT_H))
+    ref_y = line.y if legend_width(typo.MIN_SIZE) + 1.2 + ref_w <= safe.w else line.top
+    return Foot(line, Rect(line.right - ref_w, ref_y, ref_w, FOOT_H))
+
+
+def draw_foot(pen: Pen, card: QuestionCard, foot: Foot) -> None:
+    size = typo.MIN_SIZE
+    if foot.legend is not None:
+        legend(pen, foot.legend.x, foot.legend.y + (FOOT_H - size * PT * 0.72) / 2, size)
+    pen.text(typo.printable(card.ref), foot.ref, size=size, font=CONDENSED, fill=GREY,
+             align="right", valign="middle", french=False, label=_("référence"))
 
 
 def card_front(pen: Pen, card: QuestionCard) -> None:
-    """The theme in the header, the questions below, the reference at the foot."""
+    """The theme in the header, the questions below, the legend and reference at the foot."""
     kind_label = str(KIND_LABELS.get(card.kind, ""))
     if card.title.strip():
         band = card_header(pen, card.title, kind_label)
     else:
         band = card_header(pen, kind_label, "")
-    above_foot = card_foot(pen, card, with_legend=not any(q.slot for q in card.questions))
+    foot = card_foot(pen, card, with_legend=not any(q.slot for q in card.questions))
     safe = pen.safe
     top = band - BODY_GAP
     bottom = safe.y + FOOT_H + BODY_GAP * 0.75
     area = Rect(safe.x, bottom, safe.w, top - bottom)
     layout = best_layout(card, area, CARD_TOP_SIZE * min(scale(pen), 1.25),
-                         reserved=above_foot)
-    draw_layout(pen, Rect(area.x, area.y + above_foot, area.w, area.h - above_foot), layout)
+                         reserved=foot.above)
+    draw_layout(pen, Rect(area.x, area.y + foot.above, area.w, area.h - foot.above), layout)
+    # Last, so that the PDF's text reads as the card does.
+    draw_foot(pen, card, foot)
 
 
 def back_form_for(kind: str) -> Callable[[Pen], None]:
