@@ -6,17 +6,19 @@ pawns. Every number (points per format, Compet’ slots, Super Cash pool, starti
 comes from the registry, cms.games.prendre_sa_place.
 
 On every card the right proposition is printed in bold, as the rules ask; the wrong
-proposition the Champion offers with it in DUO (the first wrong one) carries a « DUO »
-tag, and the free answer for CASH follows, with the variants it accepts.
+proposition the Champion offers with it in DUO (the first wrong one) has a « DUO » pill
+after it, and the free answer for CASH follows, with the variants it accepts. Nothing on
+these products prints under 6.5 pt (printing.text.MIN_SIZE), and the cards keep their
+text inside the pen's safe zone, however the core shapes it.
 
 Card sizes: Les Qualifs (two questions) follow the maker's card size. La Compet’ and Le
 Défi are read aloud by the Champion or the game master, not held in a hand of cards, and
 hold too much for a playing card: fourteen questions with their answers, or six questions
-each with four propositions and a free answer, come out below 6 pt on a poker card (the
-demo's Défi cards do not fit at all). So they print on fixed fiches, whatever card size
-the maker picks: Le Défi on 95 × 128 mm (four to a sheet), La Compet’ on 120 × 180 mm
-(two to a sheet; a game needs one). Both sizes still print on A4 and Letter with 3 mm of
-bleed and every way of printing backs, folded ones included.
+each with four propositions and a free answer, do not fit a poker card at 6.5 pt. So
+they print on fixed fiches, whatever card size the maker picks: Le Défi on 95 × 128 mm
+(four to a sheet), La Compet’ on 120 × 180 mm (two to a sheet; a game needs one). Both
+sizes still print on A4 and Letter with 3 mm of bleed and every way of printing backs,
+folded ones included.
 """
 
 from __future__ import annotations
