@@ -15,9 +15,18 @@ from cms.games.the_mind import SPEC
 
 from ..draw import WHITE, Pen, star_points
 from ..sheets import Rect
-from ..text import BOLD, MIN_SIZE, REGULAR, fonts, width
+from ..text import BOLD, MIN_SIZE, NBSP, REGULAR, fonts, width
 from .base import Deck
-from .style import GAME_COLOURS, GOLD, back_pattern, scale
+from .style import (
+    GAME_COLOURS,
+    GOLD,
+    PT,
+    back_pattern,
+    framed,
+    ink_box,
+    line_height,
+    scale,
+)
 
 GAME = "the-mind"
 PURPLE = GAME_COLOURS[GAME]
@@ -37,9 +46,11 @@ UPSIDE_DOWN_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
 # The gradient runs from a cool blue round through violet to a warm orange, so every
 # colour on the way stays dark enough for white numbers.
 COOL_HUE, WARM_HUE = 215.0, 385.0
-# Every front's frame runs outside the safe zone, so the text inside never touches it.
-FRAME_INSET = 0.03  # share of the card's width
-DIGIT_HEIGHT = 0.73  # a digit's height in the bold font, as a share of its size
+# Every front's frame runs between the cut and the safe zone, so the text inside never
+# touches it; 2 mm in, a slightly off cut still leaves it whole and even.
+FRAME_INSET = 2.0  # mm
+DIGIT_HEIGHT = 0.74  # a digit's height in the bold font, round tops included, in em
+CORNER_AIR = 1.5  # mm between a corner number and the safe zone's edges
 
 
 @dataclass(frozen=True)
@@ -114,8 +125,7 @@ def text_size(pen: Pen, points: float) -> float:
 
 def frame(pen: Pen, colour: str) -> None:
     """A thin rounded line just inside the trim, around everything a front shows."""
-    pen.rect(pen.box.inset(pen.w * FRAME_INSET), stroke=colour, width=0.35,
-             radius=pen.w * 0.05)
+    pen.rect(framed(pen, FRAME_INSET), stroke=colour, width=0.35, radius=pen.w * 0.05)
 
 
 def number_label(pen: Pen, value: int, x: float, y: float, size: float, fill: str) -> None:
@@ -179,12 +189,27 @@ def in_words(counts: tuple[int, ...]) -> str:
 # --- number cards --------------------------------------------------------------------------
 
 
-def corner_number(pen: Pen, value: int) -> None:
-    """The small number in the top-left corner, where a fanned hand shows it."""
+def corner_number(pen: Pen, value: int, *, turned: bool = False) -> None:
+    """The small number in a corner, where a fanned hand shows it.
+
+    Top left, or `turned` upside down in the bottom right, for a hand held either way
+    round; each inside the safe zone, underline included.
+    """
     size = 15 * scale(pen)
+    # Digits rise 0.39 em above the point `centred` is given, on either side once turned
+    # (the underline goes towards the middle); CORNER_AIR keeps them off the frame's curve.
+    edge = 0.39 * size * PT + CORNER_AIR
     half = width_mm(str(value), size) / 2
     safe = pen.safe
-    number_label(pen, value, safe.x + half + 0.5, safe.top - 0.55 * size / mm, size, WHITE)
+    if not turned:
+        number_label(pen, value, safe.x + half + CORNER_AIR, safe.top - edge, size, WHITE)
+        return
+    c = pen.canvas
+    c.saveState()
+    c.translate((safe.right - half - CORNER_AIR) * mm, (safe.y + edge) * mm)
+    c.rotate(180)
+    number_label(pen, value, 0, 0, size, WHITE)
+    c.restoreState()
 
 
 def number_front(pen: Pen, card: NumberCard) -> None:
@@ -192,68 +217,92 @@ def number_front(pen: Pen, card: NumberCard) -> None:
     colour = colour_for(card.value)
     pen.background(colour)
     frame(pen, lighter(colour, 0.45))
-    cx, cy = pen.box.centre
+    cx, cy = pen.safe.centre
     pen.circle(cx, cy, pen.w * 0.36, fill=lighter(colour, 0.14))
     # Sized so the widest number, 100, fills the disc behind it.
     size = pen.w * 0.6 / width_mm(str(HIGHEST), 1)
     number_label(pen, card.value, cx, cy, size, WHITE)
     corner_number(pen, card.value)
-    # Real cards repeat the corner upside down, for a hand held either way round.
-    c = pen.canvas
-    c.saveState()
-    c.translate(pen.w * mm, pen.h * mm)
-    c.rotate(180)
-    corner_number(pen, card.value)
-    c.restoreState()
+    corner_number(pen, card.value, turned=True)
 
 
 # --- level cards ---------------------------------------------------------------------------
 
 
 def level_front(pen: Pen, card: LevelCard) -> None:
-    """The level, the cards each player gets, its reward and the tables that play it."""
+    """The level, the cards each player gets, its reward and the tables that play it.
+
+    Laid out from the top of the safe zone down and from its bottom up, so a shorter
+    zone (a card with its identifier at the foot) only shrinks the reward panel.
+    """
     pen.background(PURPLE)
-    safe = pen.safe
-    top, h = safe.top, safe.h
     frame(pen, GOLD)
+    # The text keeps some air from the frame, above and below.
+    safe = pen.safe
+    h = safe.h
+    safe = Rect(safe.x, safe.y + 0.03 * h, safe.w, safe.h - 0.06 * h)
 
-    def line(value: str, y: float, height: float, *, points: float, label: str,
-             font: str = REGULAR, fill: str = WHITE) -> None:
-        pen.text(value, Rect(safe.x, y, safe.w, height), size=text_size(pen, points),
-                 min_size=MIN_SIZE, font=font, fill=fill, align="centre", valign="middle",
-                 label=label)
+    def line(value: str, top: float, points: float, *, label: str, font: str = REGULAR,
+             fill: str = WHITE) -> float:
+        """Write one centred line whose box starts at `top`; return the box's bottom."""
+        size = text_size(pen, points)
+        box = Rect(safe.x, top - line_height(size), safe.w, line_height(size))
+        pen.text(value, ink_box(box, size), size=size, font=font, fill=fill, align="centre",
+                 valign="middle", max_lines=1, label=label)
+        return box.y
 
-    line(_("Niveau"), top - 0.12 * h, 0.1 * h, points=13, font=BOLD, fill=GOLD,
-         label=_("niveau"))
-    # The big number is as tall as a quarter of the card, but the widest must still fit.
+    below_title = line(_("Niveau"), safe.top, 13, font=BOLD, fill=GOLD, label=_("niveau"))
+    # The big number is nearly a quarter of the card tall, but the widest must still fit.
     widest = str(SCORING["level_cards"])
-    size = min(0.24 * h * mm / DIGIT_HEIGHT, safe.w * 0.8 / width_mm(widest, 1))
-    pen.centred(str(card.level), safe.x + safe.w / 2, top - 0.28 * h, size=size, font=BOLD,
-                fill=WHITE)
+    size = min(0.23 * h * mm / DIGIT_HEIGHT, safe.w * 0.8 / width_mm(widest, 1))
+    digits = DIGIT_HEIGHT * size / mm
+    number_top = below_title - 0.03 * h
+    pen.label(str(card.level), safe.x + safe.w / 2, number_top - digits, size=size,
+              font=BOLD, fill=WHITE, align="centre")
     dealt = ngettext("%(n)s carte par joueur", "%(n)s cartes par joueur", card.level) % {
         "n": card.level}
-    line(dealt, top - 0.5 * h, 0.07 * h, points=9, label=_("cartes distribuées"))
+    # The caption starts under the number's em box (its baseline less a quarter em), not
+    # only under its ink: a PDF reader then reads it as a line of its own.
+    below_dealt = line(dealt, number_top - digits - 0.26 * size / mm, 9,
+                       label=_("cartes distribuées"))
 
-    if card.reward:
-        panel = Rect(safe.x + safe.w * 0.06, safe.y + 0.19 * h, safe.w * 0.88, 0.27 * h)
-        pen.rect(panel, fill=WHITE, radius=min(panel.w, panel.h) * 0.12)
-        # The label may take two lines on a mini card: it gets the lower part of the panel.
-        caption = Rect(panel.x + 1, panel.y + 0.8, panel.w - 2, panel.h * 0.36)
-        above = panel.top - caption.top
-        icon = min(above * 0.8, panel.w * 0.5)
-        reward_icon(pen, card.reward, panel.x + panel.w / 2, caption.top + above / 2, icon)
-        # A no-break space keeps "1 shuriken" together when a mini card wraps the label.
-        reward = _("Récompense : 1 %(reward)s") % {"reward": reward_name(card.reward)}
-        pen.text(reward, caption,
-                 size=text_size(pen, 8), min_size=MIN_SIZE, font=BOLD, fill=PURPLE,
-                 align="centre", valign="middle", label=_("récompense"))
-
-    players = _("Pour %(counts)s joueurs") % {"counts": in_words(card.players)}
-    line(players, safe.y + 0.08 * h, 0.08 * h, points=8, label=_("joueurs"))
+    # At the foot: the tables that play this level, then the last level of a table.
+    tables = [(_("Pour %(counts)s joueurs") % {"counts": in_words(card.players)}, REGULAR,
+               WHITE, _("joueurs"))]
     if card.last_for:
         last = _("Dernier niveau à %(counts)s joueurs") % {"counts": in_words(card.last_for)}
-        line(last, safe.y, 0.08 * h, points=8, font=BOLD, fill=GOLD,
-             label=_("dernier niveau"))
+        tables.append((last, BOLD, GOLD, _("dernier niveau")))
+    step = line_height(text_size(pen, 8)) + 0.01 * h
+    foot = safe.y + step * len(tables)
+
+    # Drawn before the foot, so the text reads top to bottom.
+    if card.reward:
+        gap = 0.04 * h
+        reward_panel(pen, card.reward,
+                     Rect(safe.x, foot + gap, safe.w, below_dealt - foot - 2 * gap))
+    for value, font, fill, label in tables:
+        line(value, foot, 8, font=font, fill=fill, label=label)
+        foot -= step
+
+
+def reward_panel(pen: Pen, reward: str, room: Rect) -> None:
+    """A white panel in the middle of `room`: the reward's icon over its name."""
+    panel_h = min(room.h, 0.28 * pen.safe.h)
+    panel = Rect(room.x + room.w * 0.06, room.y + (room.h - panel_h) / 2, room.w * 0.88,
+                 panel_h)
+    pen.rect(panel, fill=WHITE, radius=min(panel.w, panel.h) * 0.12)
+    # The label may take two lines on a mini card: it gets the lower part of the panel.
+    size = text_size(pen, 8)
+    caption = Rect(panel.x + 1, panel.y + 0.8, panel.w - 2, panel.h * 0.4)
+    above = panel.top - caption.top
+    icon = min(above * 0.8, panel.w * 0.5)
+    reward_icon(pen, reward, panel.x + panel.w / 2, caption.top + above / 2, icon)
+    name = reward_name(reward)
+    # A no-break space keeps "1 shuriken" together when a mini card wraps the label.
+    text = (_("Récompense : 1 %(reward)s") % {"reward": name}).replace(f" {name}",
+                                                                      f"{NBSP}{name}")
+    pen.text(text, ink_box(caption, size), size=size, font=BOLD, fill=PURPLE,
+             align="centre", valign="middle", label=_("récompense"))
 
 
 def level_cards() -> list[LevelCard]:
@@ -287,9 +336,10 @@ def reward_front(pen: Pen, card: RewardCard) -> None:
     else:
         shuriken(pen, cx, cy, icon, hole=background)
     name = reward_name(card.kind).capitalize()
-    pen.text(name, Rect(safe.x, safe.y + safe.h * 0.08, safe.w, safe.h * 0.16),
-             size=text_size(pen, 20), min_size=MIN_SIZE, font=BOLD, fill=WHITE,
-             align="centre", valign="middle", label=_("nom"))
+    size = text_size(pen, 20)
+    pen.text(name, ink_box(Rect(safe.x, safe.y + safe.h * 0.08, safe.w, safe.h * 0.16), size),
+             size=size, font=BOLD, fill=WHITE, align="centre", valign="middle",
+             label=_("nom"))
 
 
 # --- the back every card shares ------------------------------------------------------------

@@ -249,17 +249,29 @@ def outside(chars: list[Printed], box: Rect, tolerance: float = 0.02) -> list[Pr
             or c.bottom < box.y - tolerance or c.top > box.top + tolerance]
 
 
-def draw_face(path, w: float, h: float, draw, *, numbered: bool = False, bleed: float = 3.0):
-    """Draw one face on a page of its own, its trim at (bleed, bleed); return its pen."""
+def draw_faces(path, w: float, h: float, faces, *, numbered: bool = False,
+               bleed: float = 3.0) -> list[CanvasPen]:
+    """Draw each face (a function of a pen) on a page of its own, its trim at (bleed, bleed).
+
+    Return the pens, whose safe zones tell where text may go.
+    """
     canvas = Canvas(str(path), pagesize=((w + 2 * bleed) * MM, (h + 2 * bleed) * MM),
                     invariant=1)
-    canvas.translate(bleed * MM, bleed * MM)
-    pen = CanvasPen(canvas, w, h, bleed, numbered=numbered)
-    draw(pen)
-    pen.flush()
-    canvas.showPage()
+    pens = []
+    for draw in faces:
+        canvas.translate(bleed * MM, bleed * MM)
+        pen = CanvasPen(canvas, w, h, bleed, numbered=numbered)
+        draw(pen)
+        pen.flush()
+        canvas.showPage()
+        pens.append(pen)
     canvas.save()
-    return pen
+    return pens
+
+
+def draw_face(path, w: float, h: float, draw, *, numbered: bool = False) -> CanvasPen:
+    """Draw one face on a page of its own, its trim at (3, 3) mm; return its pen."""
+    return draw_faces(path, w, h, [draw], numbered=numbered)[0]
 
 
 def shifted(rect: Rect, by: float) -> Rect:

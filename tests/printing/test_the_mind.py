@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from unittest.mock import MagicMock
 
 import pypdfium2 as pdfium
@@ -16,12 +17,15 @@ from printing.products.the_mind import (
     SHURIKEN_CARDS,
     NumberCard,
     colour_for,
+    level_cards,
     needs_underline,
 )
 from printing.render import PrintOptions, face_issues
 from printing.sheets import BACKS, CARD_SIZES, DECK_PAPERS, pages_needed
+from printing.text import MIN_SIZE
 
-from .conftest import flat, save_png, text_in
+from .conftest import flat, page_text, save_png, text_in
+from .test_text import draw_face, draw_faces, outside, printed_chars, shifted
 
 GAME = "the-mind"
 DECKS = (NUMBER_CARDS, LEVEL_CARDS, LIFE_CARDS, SHURIKEN_CARDS)
@@ -278,11 +282,13 @@ def test_it_renders_every_deck(print_pdf, paper, card, backs):
     sheet = options.sheet_for(NUMBER_CARDS)
 
     pdf = open_pdf(print_pdf(GAME, *ALL, paper=paper, card=card, backs=backs, bleed=3))
+    words = " ".join(flat(page_text(pdf, p)) for p in range(len(pdf))).split()
 
     width, height = pdf[0].get_size()
     assert (round(width / mm), round(height / mm)) == tuple(round(v) for v in sheet.page_size)
-    assert len(pdf) >= sum(pages_needed(len(list(deck.items())), sheet.per_page)
-                           for deck in DECKS)
+    # The decks share one back, so they may share sheets: every card is somewhere.
+    assert (words.count("Niveau"), words.count("Vie"), words.count("Shuriken")) == (12, 5, 3)
+    assert all(words.count(str(n)) == 3 for n in range(13, 101))  # the middle and 2 corners
 
 
 @pytest.mark.parametrize("bleed", [0, 1, 2, 3])
@@ -293,13 +299,88 @@ def test_it_renders_with_any_bleed(print_pdf, bleed):
                                         for p in range(len(pdf))))
 
 
+def first_page_with(pdf, word: str) -> int:
+    return next(p for p in range(len(pdf)) if word in page_text(pdf, p).split())
+
+
 def test_it_saves_pictures_of_the_cards_to_look_at(print_pdf):
     path = print_pdf(GAME, *ALL, bleed=3)
-    numbers = pages_needed(100, PrintOptions(bleed=3).sheet_for(NUMBER_CARDS).per_page)
+    pdf = open_pdf(path)
 
     pictures = [save_png(path, 0, "the-mind-nombres"),
                 save_png(path, 1, "the-mind-dos"),
-                save_png(path, 2 * numbers, "the-mind-niveaux"),
-                save_png(path, 2 * numbers + 4, "the-mind-vies")]
+                save_png(path, first_page_with(pdf, "Niveau"), "the-mind-niveaux"),
+                save_png(path, first_page_with(pdf, "Vie"), "the-mind-vies")]
 
     assert all(picture.stat().st_size > 0 for picture in pictures)
+
+
+# --- what a player can read: sizes and the safe zone, read back from the PDF ---------------
+
+def every_face():
+    """Yield (what it is, how to draw it) for every front of every deck and the back."""
+    for deck in DECKS:
+        for number, item in enumerate(deck.items(), start=1):
+            yield f"{deck.slug} {number}", partial(deck.front, card=item)
+    yield "dos", NUMBER_CARDS.back_form
+
+
+@pytest.mark.parametrize("numbered", [False, True], ids=["plain", "numbered"])
+@pytest.mark.parametrize("card", list(CARD_SIZES))
+def test_every_text_is_readable_and_inside_the_safe_zone(tmp_path, card, numbered):
+    # A numbered face keeps a strip at its foot for the identifier: the layout must follow
+    # whatever safe zone the pen gives, not assume 3 mm.
+    path = tmp_path / "faces.pdf"
+    w, h = CARD_SIZES[card]
+    names, draws = zip(*every_face(), strict=True)
+    pens = draw_faces(path, w, h, draws, numbered=numbered)
+
+    too_small, out_of_safe, blank = {}, {}, []
+    for page, (name, pen) in enumerate(zip(names, pens, strict=True)):
+        chars = printed_chars(path, page)
+        if not chars:
+            blank.append(name)
+        small = sorted({round(c.size, 2) for c in chars if c.size < MIN_SIZE - 1e-6})
+        if small:
+            too_small[name] = small
+        outside_safe = "".join(c.char for c in outside(chars, shifted(pen.safe, 3.0)))
+        if outside_safe:
+            out_of_safe[name] = outside_safe
+
+    assert (too_small, out_of_safe, blank) == ({}, {}, [])
+
+
+def test_it_keeps_one_and_the_reward_on_the_same_line_of_a_mini_card(tmp_path):
+    path = tmp_path / "mini.pdf"
+    draw_face(path, *CARD_SIZES["mini"], lambda pen: LEVEL_CARDS.front(pen, level_cards()[1]))
+    chars = printed_chars(path)
+
+    lines = {}
+    for c in chars:
+        lines.setdefault(round(c.bottom), []).append(c.char)
+    words = ["".join(line) for line in lines.values()]
+
+    assert "1shuriken" in words or any("1shuriken" in w for w in words)
+    assert all(w != "1" for w in words)
+
+
+@pytest.mark.parametrize("card", list(CARD_SIZES))
+def test_it_draws_each_fronts_frame_two_millimetres_inside_the_cut(card):
+    w, h = CARD_SIZES[card]
+    canvas = MagicMock()
+
+    NUMBER_CARDS.front(CanvasPen(canvas, w, h), NumberCard(42))
+
+    x, y, width, height, _ = canvas.roundRect.call_args.args
+    assert (x / mm, y / mm) == pytest.approx((2.0, 2.0))
+    assert ((x + width) / mm, (y + height) / mm) == pytest.approx((w - 2.0, h - 2.0))
+
+
+def test_it_writes_a_level_card_in_the_order_it_is_read(tmp_path):
+    # Text extraction, copy and paste and screen readers follow the order text is written.
+    path = tmp_path / "level.pdf"
+    draw_face(path, *CARD_SIZES["poker"], lambda pen: LEVEL_CARDS.front(pen, level_cards()[7]))
+
+    assert flat(page_text(open_pdf(path), 0)) == (
+        "Niveau 8 8 cartes par joueur Récompense : 1 shuriken Pour 2, 3 ou 4 joueurs "
+        "Dernier niveau à 4 joueurs")
