@@ -350,3 +350,25 @@ def test_a_title_too_long_for_the_band_is_refused_not_shrunk_below_the_floor():
     style.card_frame(pen, colour="#000000", title="Un titre beaucoup trop long pour une carte")
 
     assert [issue.code for issue in pen.issues] == ["text_overflow"]
+
+
+def sizes_by_pypdf(path, page: int = 0) -> set[float]:
+    """Return the sizes pypdf finds text drawn at: the font size times the matrices' scale."""
+    sizes = set()
+
+    def visit(value, cm, tm, font, size):
+        if value.strip():
+            scale = abs((tm[0] * tm[3] - tm[1] * tm[2]) * (cm[0] * cm[3] - cm[1] * cm[2]))
+            sizes.add(round(size * scale ** 0.5, 2))
+
+    pypdf.PdfReader(str(path)).pages[page].extract_text(visitor_text=visit)
+    return sizes
+
+
+def test_pypdf_and_pypdfium2_read_the_same_sizes_off_a_card(tmp_path):
+    path = tmp_path / "face.pdf"
+    draw_face(path, *CARD_SIZES["tarot"], shared_parts)
+
+    by_pdfium = {round(c.size, 2) for c in printed_chars(path)}
+
+    assert by_pdfium == sizes_by_pypdf(path) == {MIN_SIZE, 8.5, 10.0}
