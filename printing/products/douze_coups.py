@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from PIL import Image
 
 from cms.games import kind_of
 from cms.games.douze_coups import DUEL_COLOURS, SPEC
 from cms.games.spec import PALETTE
+from cms.validation import register_message
 
 from ..draw import WHITE, Issue, Pen, star_points
 from ..sheets import Rect, paper_size
@@ -20,6 +23,8 @@ from ..text import (
     CONDENSED_BOLD,
     LEADING,
     MIN_SIZE,
+    NBSP,
+    NNBSP,
     REGULAR,
     amount,
     fit,
@@ -36,9 +41,6 @@ from .style import (
     PAGE_MARGIN,
     PAPER,
     back_pattern,
-    card_frame,
-    header_height,
-    numbered,
     scale,
 )
 
@@ -55,7 +57,9 @@ RED_TINT = "#fbe7ea"
 LETTERS = "ABCD"
 QUESTION_FONT = CONDENSED
 
-FICHE_SIZE = (128.0, 190.0)  # two side by side on A4 or Letter, landscape, with 3 mm bleed
+# Two to a sheet, turned a quarter, on A4 or Letter even with 3 mm of bleed; the image area
+# is a 110 mm square.
+FICHE_SIZE = (122.0, 182.0)
 BANKNOTE_SIZE = (120.0, 60.0)
 STAR_SIZE = (80.0, 80.0)  # the desk star and the token that covers it are the same square
 NOTE_COLOURS = {10_000: PALETTE["violet"], 5_000: PALETTE["bleu"], 2_000: PALETTE["vert"],
@@ -82,7 +86,10 @@ class Asked:
     choices: tuple[Choice, ...] = ()
     answer: str = ""
     variants: tuple[str, ...] = ()
-    image: str = ""  # a file path, only when the file is there
+    image: str = ""  # the file the question names, "" when it names none
+    # Its size in pixels, read when the content is loaded; None when the file is gone or
+    # unreadable. Part of the item, so a face measured once is measured again when it changes.
+    pixels: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -96,15 +103,23 @@ class Printed:
     questions: tuple[Asked, ...]
 
 
-def image_path(question) -> str:
-    """Return the question's image file, or "" when it has none or the file is gone."""
+def image_file(question) -> tuple[str, tuple[int, int] | None]:
+    """Return the file the question's image is in and its size in pixels.
+
+    ("", None) when the question has no image; (name, None) when its file is gone or is
+    not an image any more.
+    """
     if not question.image:
-        return ""
+        return "", None
     try:
         path = question.image.path
-    except (ValueError, NotImplementedError):
-        return ""
-    return path if os.path.isfile(path) else ""
+    except (ValueError, NotImplementedError):  # a storage without local files
+        return question.image.name, None
+    try:
+        with Image.open(path) as picture:
+            return path, picture.size
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return path, None
 
 
 def printed_card(content, card) -> Printed:
@@ -112,12 +127,14 @@ def printed_card(content, card) -> Printed:
     questions = []
     for question in content.card_questions.get(card.pk, []):
         rows = content.propositions.get(question.pk, [])
+        image, pixels = image_file(question)
         questions.append(Asked(
             text=question.text,
             choices=tuple(Choice(row.text, row.is_right, row.is_hidden) for row in rows),
             answer=question.answer,
             variants=tuple(question.variant_list),
-            image=image_path(question),
+            image=image,
+            pixels=pixels,
         ))
     return Printed(ref=card.ref, kind=card.kind, title=card.title,
                    colour=DUEL_COLOURS.get(card.colour, RED), questions=tuple(questions))
@@ -143,29 +160,107 @@ def ink_on(colour: str) -> str:
     return INK if 0.299 * red + 0.587 * green + 0.114 * blue > 170 else WHITE
 
 
-def frame(pen: Pen, card: Printed, *, colour: str = RED) -> Rect:
-    """Draw the card's header: its title (or kind) on the left, the kind on the right.
+# --- text boxes that keep their ink inside -------------------------------------------------
 
-    The kind keeps the width it needs on one line; the title has the rest.
+# The pen sets a line's first baseline 0.8 em under its box's top and the box ends 0.2 em
+# under the last baseline: an accented capital (É) rises 0.13 em above the box, a
+# descender sinks 0.05 em under it. Boxes near an edge allow for both.
+ACCENT_RISE = 0.13
+DESCENT_SINK = 0.05
+HAIR = 0.1  # mm added to a box measured for its text: rounding never makes it overflow
+
+
+def ink_box(rect: Rect, size: float) -> Rect:
+    """Return `rect` shrunk so text of `size` pt set in it keeps every stroke inside it."""
+    em = size / POINTS_PER_MM
+    return Rect(rect.x, rect.y + DESCENT_SINK * em, rect.w,
+                rect.h - (ACCENT_RISE + DESCENT_SINK) * em)
+
+
+def ink_height(lines: int, size: float) -> float:
+    """Return the height in mm `lines` lines of `size` pt take, strokes included."""
+    em = size / POINTS_PER_MM
+    return em * (LEADING * (lines - 1) + 1 + ACCENT_RISE + DESCENT_SINK)
+
+
+def fits_on(value: str, font: str, size: float, box_w: float, lines: int) -> float | None:
+    """Return the largest size from `size` down to MIN_SIZE at which `value` holds on
+    `lines` lines of `box_w` mm, or None."""
+    fitted = fit(french(value), font, size, box_w * POINTS_PER_MM, 1e6, MIN_SIZE, lines)
+    return fitted.size if fitted is not None else None
+
+
+# --- a card's header -----------------------------------------------------------------------
+
+KIND_RATIO = 0.8  # the kind's size next to the title's
+BAND_UNDER = 1.3  # mm of band under the title's line
+HEADER_GAP = 1.3  # mm between the band and the body
+TITLE_GAP = 2.0  # mm between the title and the kind on its right
+
+
+@dataclass(frozen=True)
+class Header:
+    """A card's header band: its height and the title's lines and size."""
+
+    band: float  # mm under the top edge
+    size: float
+    lines: int
+    kind_w: float  # mm the kind takes on the right, 0 when the title is the kind
+
+
+def header_of(pen: Pen, card: Printed) -> Header:
+    """Lay the title (or kind) out on one line, two if it must, the kind on the right.
+
+    The title's line starts where the safe zone does; the band holds it and a little
+    more under it, so a long title makes its own card's band taller, not every card's.
     """
-    body = card_frame(pen, colour=colour, title="")
-    band = header_height(pen)
+    size = pt(9 * min(scale(pen), 1.3), 1.0)
     safe = pen.safe
-    head = Rect(safe.x, pen.h - band + 0.8, safe.w, band - 1.6)
-    size = 9 * min(scale(pen), 1.3)
-    text = ink_on(colour)
-    title = card.title or kind_label(card)
+    kind_w = 0.0
     if card.title:
-        kind = kind_label(card)
-        kind_size = max(size * 0.8, 5.0)
-        kind_w = min(width(kind, BOLD, kind_size) / POINTS_PER_MM + 0.5, head.w * 0.45)
-        pen.text(kind, Rect(head.right - kind_w, head.y, kind_w, head.h), size=kind_size,
-                 min_size=5, font=BOLD, fill=text, align="right", valign="middle",
-                 max_lines=1, french=False, label=_("type"))
-        head = Rect(head.x, head.y, head.w - kind_w - 2.0, head.h)
-    pen.text(title, head, size=size, min_size=5, font=BOLD, fill=text, valign="middle",
-             label=_("titre"))
-    return body
+        kind_w = width(kind_label(card), BOLD, max(size * KIND_RATIO, MIN_SIZE)) / POINTS_PER_MM
+    title_w = safe.w - (kind_w + TITLE_GAP if kind_w else 0.0)
+    title = card.title or kind_label(card)
+    lines, fitted = 1, fits_on(title, BOLD, size, title_w, 1)
+    if fitted is None:
+        lines, fitted = 2, fits_on(title, BOLD, size, title_w, 2)
+    # Too long even on two lines: the band is laid out for two and the pen reports it.
+    fitted = fitted or MIN_SIZE
+    top_inset = pen.h - safe.top
+    band = top_inset + ink_height(lines, fitted) + HAIR + BAND_UNDER
+    return Header(band, fitted, lines, kind_w)
+
+
+def frame(pen: Pen, card: Printed, *, colour: str = RED) -> Rect:
+    """Draw the card's paper and header: its title (or kind) left, the kind right.
+
+    Return the body: the safe zone under the band.
+    """
+    header = header_of(pen, card)
+    pen.background(PAPER)
+    pen.rect(Rect(-pen.bleed, pen.h - header.band, pen.w + 2 * pen.bleed,
+                  header.band + pen.bleed), fill=colour)
+    safe = pen.safe
+    line = Rect(safe.x, pen.h - header.band + BAND_UNDER, safe.w,
+                ink_height(header.lines, header.size) + HAIR)
+    text = ink_on(colour)
+    if header.kind_w:
+        kind_size = max(header.size * KIND_RATIO, MIN_SIZE)
+        pen.text(kind_label(card), ink_box(line, kind_size), size=kind_size, font=BOLD,
+                 fill=text, align="right", valign="middle", max_lines=1, french=False,
+                 label=_("type"))
+        line = Rect(line.x, line.y, line.w - header.kind_w - TITLE_GAP, line.h)
+    pen.text(card.title or kind_label(card), ink_box(line, header.size), size=header.size,
+             font=BOLD, fill=text, valign="middle", max_lines=header.lines, label=_("titre"))
+    return Rect(safe.x, safe.y, safe.w, pen.h - header.band - HEADER_GAP - safe.y)
+
+
+def disc(pen: Pen, number: int, x: float, y: float, *, radius: float, colour: str = RED,
+         text_colour: str = WHITE) -> None:
+    """Draw a numbered disc centred on (x, y), its number never under the readable size."""
+    pen.circle(x, y, radius, fill=colour)
+    pen.centred(str(number), x, y, size=max(radius * 2.6, MIN_SIZE), font=BOLD,
+                fill=text_colour)
 
 
 # --- marks ---------------------------------------------------------------------------------
@@ -180,8 +275,15 @@ def tick(pen: Pen, x: float, y: float, size: float, *, colour: str = RIGHT_INK) 
              stroke=colour, width=stroke)
 
 
-TAG_SIZE = 4.6  # pt: "VISIBLE" / "CACHÉE" on a proposition's top border
-CHIP_PAD = 1.9  # mm a proposition's box adds around its text (its tag sits on the top)
+# A hidden proposition wears "CACHÉE" on its top border, like a legend; the visible ones
+# wear nothing: one word tells the reader which one not to read out.
+TAG_SIZE = MIN_SIZE  # pt
+TAG_H = 2.3  # mm: the tag's dark box, as tall as « É » at TAG_SIZE and a hair
+TAG_RISE = 0.5  # mm the tag's middle sits above the border: most of it outside the box
+TAG_CLEAR = 0.3  # mm between the tag and the text above or inside
+CHIP_TOP = TAG_H / 2 - TAG_RISE + TAG_CLEAR  # mm between a box's top border and its text
+CHIP_BOTTOM = 0.7
+CHIP_PAD = CHIP_TOP + CHIP_BOTTOM  # mm a proposition's box adds to its text's height
 
 
 def text_height(value: str, font: str, size: float, box_w: float) -> float:
@@ -253,34 +355,34 @@ def plan_rows(body: Rect, gap: float, largest: float, needs) -> Plan:
 
 
 def chip(pen: Pen, rect: Rect, choice: Choice, *, size: float, label: str) -> None:
-    """Draw one proposition in its box, tagged visible or hidden, the right one ticked."""
+    """Draw one proposition in its box, the hidden one tagged, the right one ticked."""
     fill = RIGHT_TINT if choice.right else (HIDDEN_TINT if choice.hidden else PAPER)
     border = RIGHT_INK if choice.right else GREY
     pen.rect(rect, fill=fill)
     if choice.hidden:
         pen.dashed_rect(rect, stroke=border, width=0.3, dash=(1.2, 0.8))
+        tag_box = Rect(rect.x + 1.0, rect.top + TAG_RISE - TAG_H / 2, hidden_tag_width(), TAG_H)
+        pen.rect(tag_box, fill=INK, radius=0.4)
+        cx, cy = tag_box.centre
+        # `centred` sets capitals' middle on cy; the accent on É rises above them.
+        pen.centred(hidden_tag(), cx, cy - 0.1, size=TAG_SIZE, font=BOLD, fill=WHITE)
     else:
         pen.rect(rect, stroke=border, width=0.3)
-    # The tag sits on the top border, like a legend, so it costs almost no height.
-    tag = tag_text(choice)
-    tag_box = Rect(rect.x + 1.2, rect.top - 0.85, tag_width(choice) + 1.2, 1.7)
-    pen.rect(tag_box, fill=INK if choice.hidden else PAPER)
-    pen.centred(tag, tag_box.x + tag_box.w / 2, tag_box.y + tag_box.h / 2, size=TAG_SIZE,
-                font=BOLD, fill=WHITE if choice.hidden else GREY)
     inner = chip_inner(rect, choice, size)
     if choice.right:
         mark = tick_size(size)
         tick(pen, rect.right - mark - 0.8, inner.y + (inner.h - mark) / 2, mark)
-    pen.text(choice.text, inner, size=size, min_size=min(size, MIN_SIZE),
-             font=choice_font(choice), valign="middle", label=label)
+    pen.text(choice.text, inner, size=size, font=choice_font(choice), valign="middle",
+             label=label)
 
 
-def tag_text(choice: Choice) -> str:
-    return (_("cachée") if choice.hidden else _("visible")).upper()
+def hidden_tag() -> str:
+    return _("cachée").upper()
 
 
-def tag_width(choice: Choice) -> float:
-    return width(tag_text(choice), BOLD, TAG_SIZE) / POINTS_PER_MM
+def hidden_tag_width() -> float:
+    """Return the width in mm of the hidden proposition's tag, its padding included."""
+    return width(hidden_tag(), BOLD, TAG_SIZE) / POINTS_PER_MM + 1.4
 
 
 def tick_size(size: float) -> float:
@@ -290,7 +392,7 @@ def tick_size(size: float) -> float:
 def chip_inner(rect: Rect, choice: Choice, size: float) -> Rect:
     """Return where a proposition's text goes inside its box (the tick keeps its room)."""
     mark = tick_size(size) + 0.6 if choice.right else 0.0
-    return Rect(rect.x + 1.0, rect.y + 0.7, rect.w - 2.0 - mark, rect.h - CHIP_PAD)
+    return Rect(rect.x + 1.0, rect.y + CHIP_BOTTOM, rect.w - 2.0 - mark, rect.h - CHIP_PAD)
 
 
 def choice_font(choice: Choice) -> str:
@@ -311,8 +413,9 @@ def chip_widths(choices: tuple[Choice, ...], size: float, room: float) -> list[f
     pads = [2.0 + (tick_size(size) + 0.6 if c.right else 0.0) for c in choices]
     natural = [width(french(c.text), choice_font(c), size) / POINTS_PER_MM + pad
                for c, pad in zip(choices, pads, strict=True)]
-    # A box is never narrower than its tag, nor than its longest word.
-    least = [max(longest_word(c.text, choice_font(c), size) + pad + 0.2, tag_width(c) + 3.0)
+    # A box is never narrower than its longest word, nor a hidden one than its tag.
+    least = [max(longest_word(c.text, choice_font(c), size) + pad + 0.2,
+                 hidden_tag_width() + 2.0 if c.hidden else 0.0)
              for c, pad in zip(choices, pads, strict=True)]
     natural = [max(n, m) for n, m in zip(natural, least, strict=True)]
     if sum(natural) <= room:
@@ -333,19 +436,24 @@ class BlockLayout:
 
     @property
     def radius(self) -> float:
-        return max(2.0, 2.2 * self.k)
+        return max(2.1, 2.2 * self.k)
 
     @property
     def gap(self) -> float:
-        """Between the question and the tags on its propositions' top border."""
-        return 1.5
+        """Between the question and its propositions' top border (a tag rises into it)."""
+        return TAG_H / 2 + TAG_RISE + TAG_CLEAR
 
     @property
     def chip_gap(self) -> float:
         return 1.4 * self.k
 
+    @property
+    def indent(self) -> float:
+        """Where the question's text starts: right of the disc."""
+        return 2 * self.radius + 1.2
+
     def text_w(self, block_w: float) -> float:
-        return block_w - 2 * self.radius - 1.2
+        return block_w - self.indent
 
     def chips(self, question: Asked, size: float, block_w: float) -> tuple[list[float], float]:
         """Return the propositions' widths and the height of their row."""
@@ -378,13 +486,12 @@ def question_block(pen: Pen, block: Rect, number: int, question: Asked, *,
     top = block.top - spare / 3
     bottom = max(block.y, top - layout.question_h(question, size, block.w) - gap - chip_h)
     centre_y = top - radius
-    numbered(pen, number, block.x + radius, centre_y, colour=colour, radius=radius)
+    disc(pen, number, block.x + radius, centre_y, radius=radius, colour=colour)
     text_top = centre_y + size / POINTS_PER_MM / 2
     text_y = bottom + chip_h + gap
-    text = Rect(block.x + 2 * radius + 1.2, text_y, layout.text_w(block.w), text_top - text_y)
+    text = Rect(block.x + layout.indent, text_y, layout.text_w(block.w), text_top - text_y)
     prefix = _("question %(n)s") % {"n": number}
-    pen.text(question.text, text, size=size, min_size=min(size, MIN_SIZE), font=QUESTION_FONT,
-             valign="top", label=prefix)
+    pen.text(question.text, text, size=size, font=QUESTION_FONT, valign="top", label=prefix)
     x = block.x
     for index, (choice, chip_w) in enumerate(zip(question.choices, widths, strict=True)):
         chip(pen, Rect(x, bottom, chip_w, chip_h), choice, size=size,
@@ -411,7 +518,7 @@ def numbered_questions_front(pen: Pen, card: Printed) -> None:
     k = scale(pen)
     body = frame(pen, card)
     layout = BlockLayout(k)
-    gap = 1.8 * k
+    gap = 1.4 * k
     questions = padded(card.questions, slots(card))
     plan = plan_rows(body, gap, 8.5 * k,
                      lambda size: [layout.need(q, size, body.w) for q in questions])
@@ -430,13 +537,6 @@ def content_back_form(title: str):
         back_pattern(pen, colour=RED, title=title, emblem="12")
 
     return draw
-
-
-def reference_back(pen: Pen, card: Printed) -> None:
-    """Print the card's reference, small, so a maker can find it in the library."""
-    inner = pen.box.inset(pen.w * 0.12)
-    pen.text(card.ref, Rect(inner.x, inner.y, inner.w, 3.5), size=5.5, min_size=4.5,
-             fill=WHITE, align="centre", valign="bottom", french=False, label="référence")
 
 
 # --- duel ----------------------------------------------------------------------------------
@@ -473,18 +573,45 @@ def duel_front(pen: Pen, card: Printed) -> None:
         y -= row_h + gap
 
 
+BACK_FRAME = 0.07  # of the face's width: the white frame of a back, as the game's backs have
+
+
+def back_frame(pen: Pen) -> Rect:
+    """Draw a back's white and gold frames, above the face's identifier if it has one.
+
+    Return the inside of the gold frame.
+    """
+    inset = pen.w * BACK_FRAME
+    bottom = max(inset, pen.safe.y + 0.8)
+    outer = Rect(inset, bottom, pen.w - 2 * inset, pen.h - inset - bottom)
+    pen.rect(outer, stroke=WHITE, width=0.6, radius=2.5)
+    gold = outer.inset(1.4)
+    pen.rect(gold, stroke=GOLD, width=0.3, radius=2)
+    return gold
+
+
 def duel_back(pen: Pen, card: Printed) -> None:
-    """Print the pair's title on a band of its colour, for choosing a card face down."""
+    """Draw the pair's back: the game's emblem, then its title on a plate of its colour.
+
+    Both cards of a pair share it, so the provoked player chooses one face down; the
+    plate stays inside the frame, clear of everything else.
+    """
     k = scale(pen)
-    band = Rect(-pen.bleed, pen.h * 0.16, pen.w + 2 * pen.bleed, pen.h * 0.2)
-    pen.rect(band, fill=card.colour)
-    pen.rect(Rect(band.x, band.top, band.w, 0.8), fill=WHITE)
-    pen.rect(Rect(band.x, band.y - 0.8, band.w, 0.8), fill=WHITE)
-    inner = Rect(pen.safe.x + 1, band.y + 1, pen.safe.w - 2, band.h - 2)
-    pen.text(card.title or kind_label(card), inner, size=pt(10, k), min_size=5.5,
+    pen.background(RED)
+    inside = back_frame(pen)
+    cx = inside.centre[0]
+    pen.centred("12", cx, inside.top - inside.h * 0.2, size=pt(26, k), font=BOLD, fill=GOLD)
+    kind_size = pt(11, k)
+    kind_y = inside.top - inside.h * 0.37
+    pen.centred(kind_label(card).upper(), cx, kind_y, size=kind_size, font=BOLD, fill=WHITE)
+    margin = 2.2 * k
+    plate_top = kind_y - kind_size / POINTS_PER_MM * 0.7 - 3.0 * k
+    plate = Rect(inside.x + margin, inside.y + margin, inside.w - 2 * margin,
+                 plate_top - inside.y - margin)
+    pen.rect(plate, fill=card.colour, stroke=WHITE, width=0.5, radius=2.0)
+    pen.text(card.title or kind_label(card), plate.inset(2.0 * k), size=pt(12, k),
              font=BOLD, fill=ink_on(card.colour), align="centre", valign="middle",
              label=_("titre"))
-    reference_back(pen, card)
 
 
 # --- coup fatal ----------------------------------------------------------------------------
@@ -522,9 +649,11 @@ class FatalRow:
         return height
 
 
-VARIANT_SIZE = 5.5  # pt: the accepted variants, read only when an answer is doubtful
+# pt: the accepted variants, read only when an answer is doubtful: a point under the
+# answer, grey and condensed, but never under the readable size.
+VARIANT_SIZE = MIN_SIZE
 ANSWER_PAD = 0.7  # mm of tint either side of an answer
-ANSWER_SPACE = 2.0  # mm kept between a question's last word and an answer beside it
+ANSWER_SPACE = 1.5  # mm kept between a question's last word and an answer beside it
 VARIANT_SPACE = 1.2  # mm between an answer and the variants beside it
 UNDER_GAP = 0.3  # mm between an answer's tint and the variants under it
 
@@ -543,7 +672,7 @@ def fatal_row(question: Asked, size: float, box_w: float) -> FatalRow:
     answer = width(french(question.answer), CONDENSED_BOLD, size) / POINTS_PER_MM
     answer += 2 * ANSWER_PAD
     small = variant_size(size)
-    variants = variant_line(question)
+    variants = variant_line(question, small, box_w)
     beside = (width(french(variants), CONDENSED, small) / POINTS_PER_MM + VARIANT_SPACE
               if variants else 0.0)
     under = 0
@@ -562,11 +691,21 @@ def fatal_row(question: Asked, size: float, box_w: float) -> FatalRow:
     return min((o for o in options if o is not None), key=lambda o: o.height)
 
 
-def variant_line(question: Asked) -> str:
-    return " · ".join(question.variants)
+def variant_line(question: Asked, size: float, box_w: float) -> str:
+    """Return the variants as one line to wrap only between them, where each one allows.
+
+    The dot holds to the variant before it, so no line starts with one; a variant's words
+    hold together unless it is wider than `box_w` mm on its own.
+    """
+    held = []
+    for variant in question.variants:
+        together = variant.replace(" ", NBSP)
+        fits = width(french(together), CONDENSED, size) / POINTS_PER_MM <= box_w
+        held.append(together if fits else variant)
+    return f"{NNBSP}· ".join(held)
 
 
-FATAL_GAP = 0.5  # mm between two questions of a coup fatal
+FATAL_GAP = 0.4  # mm between two questions of a coup fatal
 
 
 def number_width(size: float) -> float:
@@ -610,8 +749,8 @@ def fatal_question(pen: Pen, row: Rect, number: int, question: Asked, layout: Fa
              size=size, min_size=floor, font=QUESTION_FONT, valign="top", label=prefix)
     # The top of the line the answer sits on.
     line_top = top - (layout.question_lines - (1 if layout.answer_inline else 0)) * leading
-    variants = variant_line(question)
     small = layout.variant_size
+    variants = variant_line(question, small, box_w)
     beside = 0.0
     if variants and layout.variants_beside:
         beside = width(french(variants), CONDENSED, small) / POINTS_PER_MM + VARIANT_SPACE
@@ -679,17 +818,38 @@ def fiche_areas(w: float = FICHE_SIZE[0], h: float = FICHE_SIZE[1]) -> FicheArea
 AREAS = fiche_areas()
 
 
+def same_words(first: str, second: str) -> bool:
+    """Whether two labels say the same, articles, case and apostrophes aside."""
+
+    def words(value: str) -> str:
+        value = value.casefold().replace("’", "'").strip()
+        for article in ("l'", "la ", "le ", "les "):
+            value = value.removeprefix(article)
+        return " ".join(value.split())
+
+    return words(first) == words(second)
+
+
+FICHE_BAND = 7.0  # mm: the red band at the top of a fiche's header
+
+
 def fiche_header(pen: Pen, card: Printed, areas: FicheAreas, statement: str) -> None:
-    """Draw the kind and title on a red band, then the statement the players read."""
+    """Draw the kind and title on a red band, then the statement the players read.
+
+    A title that only repeats the kind (« L’étoile mystérieuse ») is left out.
+    """
     header = areas.header
-    band = Rect(header.x, header.top - 7, header.w, 7)
+    band = Rect(header.x, header.top - FICHE_BAND, header.w, FICHE_BAND)
     pen.rect(band, fill=RED, radius=1.5)
-    pen.text(kind_label(card), Rect(band.x + 2.5, band.y, band.w * 0.45, band.h), size=10,
-             font=BOLD, fill=WHITE, valign="middle", label=_("type"), french=False)
-    if card.title:
-        pen.text(card.title, Rect(band.x + band.w * 0.45, band.y, band.w * 0.55 - 2.5, band.h),
-                 size=10, min_size=6.5, font=BOLD, fill=WHITE, align="right",
-                 valign="middle", label=_("titre"))
+    line = ink_box(band.inset(2.5, 0), 10)
+    kind = kind_label(card)
+    kind_w = width(kind, BOLD, 10) / POINTS_PER_MM
+    pen.text(kind, Rect(line.x, line.y, kind_w + HAIR, line.h), size=10, font=BOLD,
+             fill=WHITE, valign="middle", max_lines=1, label=_("type"), french=False)
+    if card.title and not same_words(card.title, kind):
+        pen.text(card.title, Rect(line.x + kind_w + 4, line.y, line.w - kind_w - 4, line.h),
+                 size=10, font=BOLD, fill=WHITE, align="right", valign="middle",
+                 max_lines=1, label=_("titre"))
     pen.text(statement, Rect(header.x + 1, header.y, header.w - 2, header.h - band.h - 1.5),
              size=13, font=BOLD, align="centre", valign="middle", label=_("énoncé"))
 
@@ -703,7 +863,7 @@ def coup_par_coup_front(pen: Pen, card: Printed) -> None:
     for number, (large, small) in enumerate(zip(areas.large, areas.small, strict=True), 1):
         pen.rect(large, stroke=GREY, width=0.3)
         pen.rect(small, fill=LIGHT, stroke=GREY, width=0.3)
-        numbered(pen, number, large.x + 5, large.y + large.h / 2, colour=RED, radius=3.2)
+        disc(pen, number, large.x + 5, large.y + large.h / 2, radius=3.2)
         if number > len(question.choices):
             continue
         choice = question.choices[number - 1]
@@ -724,18 +884,63 @@ def coup_par_coup_front(pen: Pen, card: Printed) -> None:
              label=_("intrus"))
 
 
+MIN_DPI = 200  # under this, a picture's pixels show as stairs on paper
+
+
+def grouped(number: int) -> str:
+    """Return a whole number the French way, thousands apart: « 1 200 »."""
+    return f"{number:,}".replace(",", NNBSP)
+
+
+def picture_problem(question: Asked, area: Rect) -> Issue | None:
+    """Return what stops the question's picture from printing sharp in `area`, or None.
+
+    A picture is drawn as large as the area allows, its shape kept; it must have at least
+    MIN_DPI pixels an inch at that size.
+    """
+    if question.pixels is None:
+        return Issue("image_file_missing", os.path.basename(question.image))
+    pixels_w, pixels_h = question.pixels
+    mm_per_pixel = min(area.w / pixels_w, area.h / pixels_h)
+    if 25.4 / mm_per_pixel >= MIN_DPI - 1e-6:
+        return None
+    printed_w, printed_h = pixels_w * mm_per_pixel, pixels_h * mm_per_pixel
+    need_w = math.ceil(printed_w / 25.4 * MIN_DPI - 1e-6)
+    need_h = math.ceil(printed_h / 25.4 * MIN_DPI - 1e-6)
+    return Issue("image_low_resolution", _(
+        "l’image fait %(w)s × %(h)s px : il en faut au moins "
+        "%(need_w)s × %(need_h)s pour %(dpi)s dpi à sa taille imprimée, "
+        "%(size_w)s × %(size_h)s mm") % {
+            "w": grouped(pixels_w), "h": grouped(pixels_h),
+            "need_w": grouped(need_w), "need_h": grouped(need_h), "dpi": MIN_DPI,
+            "size_w": round(printed_w), "size_h": round(printed_h)})
+
+
+register_message("image_file_missing", lambda p: _(
+    "Image introuvable ou illisible : « %(name)s ». Importez-la de nouveau sur la "
+    "question de cette fiche.") % {"name": p.args["box"]})
+register_message("image_low_resolution", lambda p: _(
+    "Image trop petite pour être imprimée nette : %(detail)s. Importez une image plus "
+    "grande.") % {"detail": p.args["box"]})
+
+
 def etoile_front(pen: Pen, card: Printed) -> None:
-    """Draw the mystery image in the image area, the answer and its variants under it."""
+    """Draw the mystery image in the image area, the answer and its variants under it.
+
+    A picture whose file is gone, or too small to print sharp, is reported: the fiche
+    is refused, never printed with a blank or a blurred picture.
+    """
     areas = AREAS
     pen.background(PAPER)
     question = card.questions[0] if card.questions else Asked("")
     fiche_header(pen, card, areas, question.text)
     pen.rect(areas.image, fill=LIGHT)
-    if question.image:
+    # With no image at all, the content's own rule (image_missing) refuses the fiche.
+    problem = picture_problem(question, areas.image) if question.image else None
+    if problem is not None:
+        pen.report(problem)
+    elif question.image:
         pen.image(question.image, areas.image)
-    else:
-        cx, cy = areas.image.centre
-        pen.centred(_("Image manquante"), cx, cy, size=14, font=BOLD, fill=GREY)
     pen.rect(areas.image, stroke=GREY, width=0.3)
     answer = areas.answer
     pen.rect(answer, fill=RED_TINT, stroke=RED, width=0.3, radius=1.5)
@@ -748,8 +953,8 @@ def etoile_front(pen: Pen, card: Printed) -> None:
              label=_("réponse"))
     if has_variants:
         pen.text(_("Aussi accepté : %(variants)s") % {
-            "variants": " · ".join(question.variants)},
-            Rect(answer.x + 3, answer.y + 1.2, answer.w - 6, 6.3), size=8, min_size=6,
+            "variants": f"{NNBSP}· ".join(question.variants)},
+            Rect(answer.x + 3, answer.y + 1.2, answer.w - 6, 6.3), size=8,
             fill=INK, align="centre", valign="middle", label=_("variantes"))
 
 
@@ -760,6 +965,66 @@ def fiche_back_form(title: str):
         back_pattern(pen, colour=RED, title=title, emblem="12")
 
     return draw
+
+
+# --- the fiche cache -----------------------------------------------------------------------
+
+CACHE_DARK = "#7d0a1c"  # the cache's ground: dark enough that no fiche shows through it
+
+
+def cache_front(pen: Pen, _item) -> None:
+    """Draw the fiche cache: opaque all over, its name and how to use it in the middle.
+
+    It hides a fiche while the tableau révélateur is laid over it and its flaps set.
+    """
+    pen.background(CACHE_DARK)
+    # Rows of the game's stars, staggered, every one whole inside the trim: the cache
+    # reads as a cover, not as a fiche.
+    step, radius = 16.0, 4.2
+    columns = int((pen.w - 2 * radius) // step)
+    rows = int((pen.h - 2 * radius) // (step * 0.75))
+    left = (pen.w - columns * step) / 2
+    bottom = (pen.h - rows * step * 0.75) / 2
+    for row in range(rows + 1):
+        shift = step / 2 if row % 2 else 0.0
+        for column in range(columns + (0 if row % 2 else 1)):
+            pen.polygon(star_points(left + shift + column * step, bottom + row * step * 0.75,
+                                    radius, radius * 0.43), fill=RED)
+    safe = pen.safe
+    panel = Rect(safe.x + 6, safe.y + safe.h * 0.18, safe.w - 12, safe.h * 0.64)
+    pen.rect(panel, fill=PAPER, stroke=GOLD, width=0.8, radius=3)
+    inner = panel.inset(7)
+    title_h = 14.0
+    pen.text(_("Fiche cache"), Rect(inner.x, inner.top - title_h, inner.w, title_h),
+             size=24, font=BOLD, fill=RED, align="centre", valign="middle", max_lines=1,
+             label=_("titre"))
+    steps = [
+        _("Posez la fiche cache sur la table et, dessus, la fiche de la manche face "
+          "cachée."),
+        _("Retournez-les ensemble : la fiche cache couvre la fiche, personne n’en voit rien."),
+        _("Posez le tableau révélateur dessus, bord à bord. Coup par coup : grands volets "
+          "ouverts, petits volets et volet du bas fermés. Étoile mystérieuse : tous les "
+          "volets fermés."),
+        _("Retirez délicatement la fiche cache en la faisant glisser."),
+    ]
+    size, indent, radius = 11.0, 9.0, 3.2
+    text_w = inner.w - indent
+    heights = [max(text_height(step_text, REGULAR, size, text_w), 2 * radius)
+               for step_text in steps]
+    room = inner.h - title_h
+    gap = max(2.0, (room - sum(heights)) / len(steps))
+    top = inner.top - title_h - gap / 2
+    for number, (step_text, height) in enumerate(zip(steps, heights, strict=True), start=1):
+        line = size / POINTS_PER_MM
+        disc(pen, number, inner.x + radius, top - line * 0.45, radius=radius)
+        pen.text(step_text, Rect(inner.x + indent, top - height - HAIR, text_w, height + HAIR),
+                 size=size, fill=INK, valign="top", label=_("consigne"))
+        top -= height + gap
+
+
+def cache_back(pen: Pen) -> None:
+    """The cache's back: the fiches' back, so it is no lighter than the fiche it covers."""
+    back_pattern(pen, colour=CACHE_DARK, title=_("Fiche cache"), emblem="12")
 
 
 FOLD_DASH = (0.5, 0.7)
@@ -803,9 +1068,9 @@ def tableau_front(pen: Pen, _item) -> None:
         pen.rect(small, fill=SMALL_FLAP)
     for number, (large, small) in enumerate(zip(areas.large, areas.small, strict=True), 1):
         lx, ly = large.centre
-        numbered(pen, number, lx, ly, colour=GOLD, radius=4.2, text_colour=RED)
+        disc(pen, number, lx, ly, radius=4.2, colour=GOLD, text_colour=RED)
         sx, sy = small.centre
-        numbered(pen, number, sx, sy, colour=WHITE, radius=3.0, text_colour=SMALL_FLAP)
+        disc(pen, number, sx, sy, radius=3.0, colour=WHITE, text_colour=SMALL_FLAP)
         flap(pen, large, fold="left")
         flap(pen, small, fold="right")
     answer = areas.answer
@@ -838,15 +1103,25 @@ def banknotes() -> list[Banknote]:
             for n in range(1, counts[value] + 1)]
 
 
+NOTE_BORDER = 4.0  # mm of the note's colour around its frame
+
+
+def note_frame(pen: Pen) -> Rect:
+    """Return a note's frame: NOTE_BORDER inside the cut, more above and below when the
+    note's identifier needs the bottom of the border (the frame stays centred)."""
+    vertical = max(NOTE_BORDER, pen.safe.y + 0.8)
+    return Rect(NOTE_BORDER, vertical, pen.w - 2 * NOTE_BORDER, pen.h - 2 * vertical)
+
+
 def banknote_front(pen: Pen, note: Banknote) -> None:
     """Draw the amount in big letters on the note's colour, with the game's star."""
     colour = NOTE_COLOURS[note.value]
     pen.background(colour)
-    inner = pen.box.inset(4)
+    inner = note_frame(pen)
     pen.rect(inner, fill=PAPER, stroke=GOLD, width=0.8, radius=3)
     pen.rect(inner.inset(1.5), stroke=colour, width=0.3, radius=2)
     label = amount(note.value)
-    pen.text(label, Rect(inner.x + 22, inner.y + 12, inner.w - 26, inner.h - 22), size=34,
+    pen.text(label, Rect(inner.x + 22, inner.y + 9, inner.w - 26, inner.h - 18), size=34,
              min_size=12, font=BOLD, fill=colour, align="centre", valign="middle",
              label=_("montant"), french=False)
     star_x, star_y = inner.x + 12, inner.y + inner.h / 2
@@ -854,28 +1129,29 @@ def banknote_front(pen: Pen, note: Banknote) -> None:
     pen.centred("12", star_x, star_y - 0.4, size=9, font=BOLD, fill=WHITE)
     pen.centred(SPEC.name, inner.x + inner.w / 2 + 11, inner.top - 5, size=8, font=BOLD,
                 fill=INK)
-    pen.centred(_("Banque de Midi"), inner.x + inner.w / 2 + 11, inner.y + 6, size=7,
+    pen.centred(_("Banque de Midi"), inner.x + inner.w / 2 + 11, inner.y + 5, size=7,
                 font=REGULAR, fill=GREY)
-    corner = f"{note.value:,}".replace(",", "\u202f")
+    corner = grouped(note.value)
     for x, y in ((inner.x + 8, inner.top - 4.5), (inner.right - 8, inner.y + 4.5)):
         pen.centred(corner, x, y, size=7, font=BOLD, fill=colour)
 
 
 def banknote_back_form(pen: Pen) -> None:
     pen.background(RED)
-    inner = pen.box.inset(4)
+    inner = note_frame(pen)
     pen.rect(inner, stroke=GOLD, width=0.8, radius=3)
-    cx, cy = pen.box.centre
-    pen.polygon(star_points(cx, cy, 22, 9), fill=GOLD)
+    cx, cy = inner.centre
+    pen.polygon(star_points(cx, cy, min(22.0, inner.h * 0.47), min(9.0, inner.h * 0.19)),
+                fill=GOLD)
     pen.centred("12", cx, cy - 0.5, size=16, font=BOLD, fill=RED)
 
 
 def banknote_back(pen: Pen, note: Banknote) -> None:
     """Repeat the value on the back, so a note counts the same whichever side is up."""
-    inner = pen.box.inset(4)
+    inner = note_frame(pen)
     label = amount(note.value)
-    pen.centred(label, inner.x + 18, inner.top - 6, size=11, font=BOLD, fill=WHITE)
-    pen.centred(label, inner.right - 18, inner.y + 6, size=11, font=BOLD, fill=WHITE)
+    pen.centred(label, inner.x + 18, inner.top - 5, size=11, font=BOLD, fill=WHITE)
+    pen.centred(label, inner.right - 18, inner.y + 5, size=11, font=BOLD, fill=WHITE)
 
 
 # --- desk stars and star tokens ------------------------------------------------------------
@@ -891,7 +1167,7 @@ def star_face(pen: Pen, colour: str, tint: str, caption: str = "") -> None:
                 width=1.2)
     pen.centred("12", cx, cy + lift - 1, size=22, font=BOLD, fill=WHITE)
     if caption:
-        pen.centred(caption, cx, pen.safe.y + 2.5, size=9, font=BOLD, fill=colour)
+        pen.centred(french(caption), cx, pen.safe.y + 2.5, size=9, font=BOLD, fill=colour)
 
 
 def desk_star_front(pen: Pen, _number) -> None:
@@ -927,12 +1203,13 @@ def rules_sections() -> list[tuple[str, list[str]]]:
         ]),
         (_("Le matériel"), [
             _("Les cartes coup d’envoi, duel, coup fatal et coup de maître ; les fiches coup "
-              "par coup et étoile mystérieuse ; le tableau révélateur ; %(notes)s billets ; "
+              "par coup et étoile mystérieuse ; le tableau révélateur et la fiche cache ; "
+              "%(notes)s billets ; "
               "%(stars)s étoiles pupitres et %(stars)s jetons étoile.") % {
                 "notes": sum(s["banknotes"].values()), "stars": SPEC.players.maximum},
             _("Le tableau révélateur se pose exactement sur une fiche : évidez sa fenêtre, "
               "découpez ses volets le long des tirets et pliez-les le long des pointillés. "
-              "Une feuille blanche de la taille d’une fiche sert de « cache »."),
+              "La fiche cache couvre la fiche pendant qu’on pose le tableau dessus."),
             _("Il faut aussi deux sabliers (ou deux minuteurs) pour le coup fatal."),
         ]),
         (_("Mise en place"), [
@@ -962,9 +1239,9 @@ def rules_sections() -> list[tuple[str, list[str]]]:
                 "stake": stake},
         ]),
         (_("2e manche : le coup par coup"), [
-            _("Glissez une fiche sous le tableau révélateur, cachée par une feuille blanche "
-              "(la « cache ») que vous retirez ensuite : les grands volets sont ouverts, les "
-              "petits volets et le volet du bas fermés."),
+            _("Glissez une fiche sous le tableau révélateur, couverte par la fiche cache que "
+              "vous retirez ensuite : les grands volets sont ouverts, les petits volets et le "
+              "volet du bas fermés."),
             _("Le perdant du 1er duel commence. Chacun à son tour choisit l’une des 7 "
               "propositions et ouvre le petit volet à sa droite. VRAI : au suivant. FAUX : "
               "étoile orange, et l’on passe à la fiche suivante. Une fiche s’arrête aussi "
@@ -984,8 +1261,9 @@ def rules_sections() -> list[tuple[str, list[str]]]:
               "le plus jeune choisit), les deux autres s’affrontent."),
         ]),
         (_("Finale : le coup de maître et l’étoile mystérieuse"), [
-            _("Glissez une fiche étoile mystérieuse sous le tableau, tous volets fermés. Le "
-              "plus pauvre commence (égalité : le plus jeune)."),
+            _("Glissez une fiche étoile mystérieuse sous le tableau avec la fiche cache, "
+              "tous volets fermés, puis retirez la cache. Le plus pauvre commence (égalité : "
+              "le plus jeune)."),
             _("À tour de rôle, chacun répond à la question n°%(first)s, puis n°2… jusqu’à "
               "la n°%(last)s, chaque fois sur une carte coup de maître piochée : 3 "
               "propositions, 2 visibles et 1 cachée.") % {"first": 1, "last": 5},
@@ -1085,7 +1363,6 @@ def rules_page(placed: list[Placed], *, first: bool):
             if block.bullet:
                 pen.circle(block.rect.x - BULLET_INDENT / 2,
                            block.rect.top - block.size * 0.45 / POINTS_PER_MM, 0.6, fill=RED)
-        pen.centred(SPEC.name, pen.w / 2, margin + 1.5, size=7, fill=GREY)
 
     return draw
 
@@ -1108,12 +1385,12 @@ COUPS_D_ENVOI = Deck(
     kind="coup-d-envoi",
     to_item=printed_card,
     front=numbered_questions_front,
-    back=reference_back,
     back_form=content_back_form(str(kind_of("coup-d-envoi").label)),
 )
 
 DUELS = Deck(
     slug="duels",
+    code="DUE",
     label=gettext_lazy("Cartes « Duel »"),
     description=gettext_lazy("Les deux cartes d’une paire partagent titre et couleur ; le "
                              "titre est aussi au dos, pour choisir sa carte face cachée."),
@@ -1121,7 +1398,6 @@ DUELS = Deck(
     to_item=printed_card,
     front=duel_front,
     back=duel_back,
-    back_form=content_back_form(str(kind_of("duel").label)),
 )
 
 COUPS_FATALS = Deck(
@@ -1131,7 +1407,6 @@ COUPS_FATALS = Deck(
     kind="coup-fatal",
     to_item=printed_card,
     front=fatal_front,
-    back=reference_back,
     back_form=content_back_form(str(kind_of("coup-fatal").label)),
 )
 
@@ -1143,7 +1418,6 @@ COUPS_DE_MAITRE = Deck(
     kind="coup-de-maitre",
     to_item=printed_card,
     front=numbered_questions_front,
-    back=reference_back,
     back_form=content_back_form(str(kind_of("coup-de-maitre").label)),
 )
 
@@ -1181,8 +1455,21 @@ TABLEAU_REVELATEUR = Deck(
     duplex=False,
 )
 
+FICHE_CACHE = Deck(
+    slug="fiche-cache",
+    label=gettext_lazy("Fiche cache"),
+    description=gettext_lazy("Opaque, à la taille des fiches : elle couvre la fiche de la "
+                             "manche pendant qu’on pose le tableau révélateur et règle ses "
+                             "volets, puis on la retire."),
+    items=lambda: ["fiche-cache"],
+    front=cache_front,
+    back_form=cache_back,
+    size=FICHE_SIZE,
+)
+
 BILLETS = Deck(
     slug="billets",
+    code="BIL",
     label=gettext_lazy("Billets"),
     description=gettext_lazy("Les billets de la boîte, une couleur par valeur."),
     items=banknotes,
@@ -1221,4 +1508,4 @@ REGLES = Sheets(
 )
 
 PRODUCTS = (COUPS_D_ENVOI, DUELS, COUPS_FATALS, COUPS_DE_MAITRE, COUPS_PAR_COUP, ETOILES,
-            TABLEAU_REVELATEUR, BILLETS, ETOILES_PUPITRE, JETONS_ETOILE, REGLES)
+            TABLEAU_REVELATEUR, FICHE_CACHE, BILLETS, ETOILES_PUPITRE, JETONS_ETOILE, REGLES)

@@ -6,20 +6,24 @@ import re
 from collections import Counter
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import pytest
+from PIL import Image
 from reportlab.lib.units import mm
 
 from cms.games.douze_coups import DUEL_COLOURS, SPEC
 from cms.games.spec import PALETTE
 from cms.models import Card, Status
-from cms.validation import load_game
+from cms.validation import check_game, load_game
 from printing.products import PRODUCTS
 from printing.products import douze_coups as dc
 from printing.render import PrintOptions, PrintRefused
-from printing.sheets import PAPERS
+from printing.sheets import PAPERS, Rect
+from printing.text import MIN_SIZE
 from tests.builders import make_card, make_duel_pair, make_question
 
 from .conftest import flat, page_text, save_png, text_in
+from .physical import is_blank
 
 GAME = "douze-coups"
 CARD_DECKS = ("coups-d-envoi", "duels", "coups-fatals", "coups-de-maitre")
@@ -147,12 +151,36 @@ def test_it_numbers_a_coup_de_maitres_questions_from_one_to_five(db, print_pdf):
         assert flat(text_in(pdf, 0, (trim.x, top - 3, 7.5, 3))) == str(n)
 
 
-def test_it_marks_a_coup_d_envoi_hidden_proposition_as_cachee(db, print_pdf):
+def boxes_of(pdf: pdfium.PdfDocument, page: int, needle: str) -> list[Rect]:
+    """Return the box (mm) of every occurrence of `needle` on the page, from its letters."""
+    textpage = pdf[page].get_textpage()
+    searcher = textpage.search(needle, match_case=True)
+    found = []
+    while (hit := searcher.get_next()) is not None:
+        start, count = hit
+        boxes = [textpage.get_charbox(i) for i in range(start, start + count)]
+        left, bottom = min(b[0] for b in boxes) / mm, min(b[1] for b in boxes) / mm
+        right, top = max(b[2] for b in boxes) / mm, max(b[3] for b in boxes) / mm
+        found.append(Rect(left, bottom, right - left, top - bottom))
+    return found
+
+
+def test_it_tags_each_hidden_proposition_cachee_just_above_it(db, print_pdf):
     card = publish_envoi("Quelle ville est la préfecture du Gers ?")
     pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-d-envoi", refs=[card.ref])))
-    text = flat(page_text(pdf, 0))
-    assert text.count("CACHÉE") == 4
-    assert text.count("VISIBLE") == 4
+    tags = boxes_of(pdf, 0, "CACHÉE")
+    hidden = boxes_of(pdf, 0, "Proposition 2")  # the builder hides each question's second
+    assert len(tags) == len(hidden) == 4
+    for tag, proposition in zip(sorted(tags, key=lambda r: -r.y),
+                                sorted(hidden, key=lambda r: -r.y), strict=True):
+        assert abs(tag.x - proposition.x) < 1.5
+        assert 0 < tag.y - proposition.top < 2.5
+
+
+def test_it_leaves_a_visible_proposition_untagged(db, print_pdf):
+    card = publish_envoi("Quelle ville est la préfecture du Gers ?")
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-d-envoi", refs=[card.ref])))
+    assert "VISIBLE" not in flat(page_text(pdf, 0)).upper()
 
 
 def test_it_gives_both_cards_of_a_duel_pair_the_same_title_and_colour(db):
@@ -244,15 +272,20 @@ def test_it_cuts_the_image_area_into_seven_large_flaps_left_and_seven_small_righ
     assert not areas.image.overlaps(areas.answer)
 
 
+def on_page(placement, rect: Rect) -> tuple[float, float, float, float]:
+    """Return where a rectangle of a face lies on its page, (x, y, w, h) in mm."""
+    corners = [placement.matrix(x, y) for x in (rect.x, rect.right) for y in (rect.y, rect.top)]
+    xs, ys = [x for x, _y in corners], [y for _x, y in corners]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
 def test_it_lays_the_tableaus_answer_flap_over_the_etoile_answer(demo, print_pdf):
     demo(GAME)
     fiche = pdfium.PdfDocument(str(print_pdf(GAME, "etoiles")))
     cover = pdfium.PdfDocument(str(print_pdf(GAME, "tableau-revelateur")))
     sheet = PrintOptions().sheet_for(deck("etoiles"))
     assert sheet.front(0) == PrintOptions().sheet_for(deck("tableau-revelateur")).front(0)
-    trim = sheet.front(0).trim
-    answer = dc.AREAS.answer.moved(trim.x, trim.y)
-    box = (answer.x, answer.y, answer.w, answer.h)
+    box = on_page(sheet.front(0), dc.AREAS.answer)
     assert "La tour Eiffel" in flat(text_in(fiche, 0, box))
     assert "RÉPONSE" in flat(text_in(cover, 0, box))
 
@@ -264,10 +297,9 @@ def test_it_puts_each_coup_par_coup_proposition_under_its_numbered_large_flap(db
     card = make_card("coup-par-coup", status=Status.PUBLISHED, questions=[question])
     fiche = pdfium.PdfDocument(str(print_pdf(GAME, "coups-par-coup", refs=[card.ref])))
     cover = pdfium.PdfDocument(str(print_pdf(GAME, "tableau-revelateur")))
-    trim = PrintOptions().sheet_for(deck("coups-par-coup")).front(0).trim
+    front = PrintOptions().sheet_for(deck("coups-par-coup")).front(0)
     for number, large in enumerate(dc.AREAS.large, start=1):
-        flap = large.moved(trim.x, trim.y)
-        box = (flap.x, flap.y, flap.w, flap.h)
+        box = on_page(front, large)
         assert f"Ville {number}" in flat(text_in(fiche, 0, box))
         assert str(number) in flat(text_in(cover, 0, box))
 
@@ -277,9 +309,8 @@ def test_it_hides_faux_under_the_intruders_small_flap_only(db, print_pdf):
                              propositions=[(f"Ville {n}", n != 4, False) for n in range(1, 8)])
     card = make_card("coup-par-coup", status=Status.PUBLISHED, questions=[question])
     pdf = pdfium.PdfDocument(str(print_pdf(GAME, "coups-par-coup", refs=[card.ref])))
-    trim = PrintOptions().sheet_for(deck("coups-par-coup")).front(0).trim
-    words = [flat(text_in(pdf, 0, (s.x + trim.x, s.y + trim.y, s.w, s.h)))
-             for s in dc.AREAS.small]
+    front = PrintOptions().sheet_for(deck("coups-par-coup")).front(0)
+    words = [flat(text_in(pdf, 0, on_page(front, small))) for small in dc.AREAS.small]
     assert words == ["VRAI"] * 3 + ["FAUX"] + ["VRAI"] * 3
 
 
@@ -317,9 +348,11 @@ def test_it_prints_stars_with_one_colour_a_side_behind_each_other(print_pdf, pro
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_it_summarises_the_rules_on_one_page_with_the_games_numbers(print_pdf, paper):
-    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "regles", paper=paper)))
+    path = print_pdf(GAME, "regles", paper=paper)
+    pdf = pdfium.PdfDocument(str(path))
     text = flat(page_text(pdf, 0))
-    assert len(pdf) == 1
+    # A duplex PDF gives the one-sided page a blank verso of its own.
+    assert [page for page in range(len(pdf)) if not is_blank(path, page)] == [0]
     assert "Maître de Midi" in text
     assert "3 000 €" in text
     assert "10 000 €" in text
@@ -327,17 +360,179 @@ def test_it_summarises_the_rules_on_one_page_with_the_games_numbers(print_pdf, p
 
 def test_it_orders_the_products_as_a_maker_prints_them():
     assert ALL == ("coups-d-envoi", "duels", "coups-fatals", "coups-de-maitre",
-                   "coups-par-coup", "etoiles", "tableau-revelateur", "billets",
+                   "coups-par-coup", "etoiles", "tableau-revelateur", "fiche-cache", "billets",
                    "etoiles-pupitre", "jetons-etoile", "regles")
+
+
+# --- what a maker can read -----------------------------------------------------------------
+
+
+def printed_chars(pdf: pdfium.PdfDocument, page: int):
+    """Yield each printed character of a page: the character, its size (pt), its box (mm)."""
+    textpage = pdf[page].get_textpage()
+    for index in range(textpage.count_chars()):
+        char = chr(pdfium_c.FPDFText_GetUnicode(textpage, index))
+        if char.isspace():
+            continue
+        left, bottom, right, top = textpage.get_charbox(index)
+        yield (char, pdfium_c.FPDFText_GetFontSize(textpage, index),
+               Rect(left / mm, bottom / mm, (right - left) / mm, (top - bottom) / mm))
+
+
+def print_for_reading(demo, print_pdf, product: str, **options):
+    """Print a product as a maker would: the demo library, drafts and all."""
+    if product in CONTENT:
+        demo(GAME)
+    return print_pdf(GAME, product, include_drafts=True, **options)
+
+
+@pytest.mark.parametrize("card", ["poker", "tarot"])
+@pytest.mark.parametrize("product", ALL)
+def test_it_prints_no_text_smaller_than_the_readable_size(demo, print_pdf, product, card):
+    pdf = pdfium.PdfDocument(str(print_for_reading(demo, print_pdf, product, card=card)))
+    small = {(char, round(size, 2)) for page in range(len(pdf))
+             for char, size, _box in printed_chars(pdf, page) if size < MIN_SIZE - 0.01}
+    assert not small
+
+
+def face_rects(product: str, options: PrintOptions) -> list[Rect]:
+    """Return where the product's fronts and backs are cut on a sheet, page millimetres."""
+    sheet = options.sheet_for(deck(product))
+    return [placement.trim for placement in (*sheet.fronts, *sheet.backs_)]
+
+
+@pytest.mark.parametrize("product", [slug for slug in ALL if slug != "regles"])
+def test_it_keeps_every_letter_three_millimetres_inside_the_cut(demo, print_pdf, product):
+    options = PrintOptions(bleed=3)
+    pdf = pdfium.PdfDocument(str(print_for_reading(demo, print_pdf, product, bleed=3)))
+    faces = face_rects(product, options)
+    outside = []
+    for page in range(len(pdf)):
+        for char, _size, box in printed_chars(pdf, page):
+            centre = Rect(box.x + box.w / 2, box.y + box.h / 2, 0, 0)
+            face = next((f for f in faces if f.contains(centre)), None)
+            # Letters on no face are the sheet's own label, in its margin.
+            if face is not None and not face.inset(3.0).contains(box, tolerance=0.05):
+                outside.append((page, char))
+    assert not outside
+
+
+# --- the mystery pictures ------------------------------------------------------------------
+
+
+def etoile_with_picture(settings, size: tuple[int, int] | None) -> Card:
+    """A published étoile fiche whose picture is `size` pixels; None: its file is gone."""
+    name = "questions/etoile-test.png"
+    if size is not None:
+        path = settings.MEDIA_ROOT / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", size, (74, 144, 226)).save(path)
+    question = make_question("etoile-mysterieuse", status=Status.PUBLISHED, image=name,
+                             answer="La tour Eiffel")
+    return make_card("etoile-mysterieuse", status=Status.PUBLISHED, questions=[question])
+
+
+def test_it_prints_the_demo_pictures_at_200_dpi_at_least(demo, print_pdf):
+    demo(GAME)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "etoiles")))
+    seen = 0
+    for page in range(len(pdf)):
+        for picture in pdf[page].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]):
+            pixels_w, _pixels_h = picture.get_px_size()
+            left, _bottom, right, _top = picture.get_bounds()
+            assert pixels_w / ((right - left) / 72) >= 200
+            seen += 1
+    assert seen == Card.objects.filter(kind="etoile-mysterieuse").count()
+
+
+def test_it_refuses_a_picture_under_200_dpi_and_says_how_large_it_must_be(db, settings,
+                                                                          print_pdf):
+    card = etoile_with_picture(settings, (400, 300))
+    with pytest.raises(PrintRefused) as refused:
+        print_pdf(GAME, "etoiles", refs=[card.ref])
+    [problem] = [p for p in refused.value.problems if p.code == "image_low_resolution"]
+    assert problem.target == card
+    message = flat(problem.message)
+    # Drawn 110 × 82.5 mm, it needs 867 × 650 pixels.
+    assert "400 × 300 px" in message
+    assert "867 × 650" in message
+
+
+def test_it_shows_a_picture_under_200_dpi_among_the_fiches_problems(db, settings):
+    card = etoile_with_picture(settings, (400, 300))
+    report = check_game(load_game(GAME))
+    assert "image_low_resolution" in {p.code for p in report.about(card) if p.is_error}
+
+
+def test_it_prints_a_picture_of_200_dpi(db, settings, print_pdf):
+    card = etoile_with_picture(settings, (867, 867))
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "etoiles", refs=[card.ref])))
+    assert len(list(pdf[0].get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]))) == 1
+
+
+def test_it_refuses_a_fiche_whose_picture_file_is_gone_and_names_it(db, settings, print_pdf):
+    card = etoile_with_picture(settings, None)
+    with pytest.raises(PrintRefused) as refused:
+        print_pdf(GAME, "etoiles", refs=[card.ref])
+    [problem] = [p for p in refused.value.problems if p.code == "image_file_missing"]
+    assert problem.target == card
+    assert "etoile-test.png" in problem.message
+
+
+# --- the fiche cache -----------------------------------------------------------------------
+
+
+def test_it_prints_the_fiche_cache_at_the_size_of_the_fiches(print_pdf):
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "fiche-cache")))
+    front = PrintOptions().sheet_for(deck("fiche-cache")).front(0).trim
+    assert deck("fiche-cache").size == dc.FICHE_SIZE
+    text = flat(text_in(pdf, 0, (front.x, front.y, front.w, front.h)))
+    assert "Fiche cache" in text
+    assert "Retirez délicatement la fiche cache" in text
+
+
+def luminance(colour: str) -> float:
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue
+
+
+@pytest.mark.parametrize("side", ["front", "back"])
+def test_it_prints_the_fiche_cache_dark_around_its_instructions(print_pdf, side):
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "fiche-cache")))
+    sheet = PrintOptions().sheet_for(deck("fiche-cache"))
+    page, placement = (0, sheet.front(0)) if side == "front" else (1, sheet.back(0))
+    w, h = dc.FICHE_SIZE
+    # Above and under its instructions, where a fiche's questions and answers lie under it.
+    spots = [placement.matrix(w * u, h * v) for u in (0.1, 0.5, 0.9) for v in (0.05, 0.1, 0.9)]
+    assert all(luminance(colour_at(pdf, page, x, y)) < 120 for x, y in spots)
+
+
+# --- the duel's back -----------------------------------------------------------------------
+
+
+def test_it_keeps_a_duels_title_and_colour_inside_the_frame_of_its_back(db, print_pdf):
+    first, _second = make_duel_pair(status=Status.PUBLISHED, title="Les volcans",
+                                    colour="violet")
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", refs=[first.ref])))
+    back = PrintOptions().sheet_for(deck("duels")).back(0)
+    w, h = PrintOptions().face_size(deck("duels"))
+    # The plate of the pair's colour, under the title, within the frame.
+    assert near(colour_at(pdf, 1, *back.matrix(w / 2, h * 0.16)), DUEL_COLOURS["violet"])
+    # The frame's edge at the same height: the game's red, no band running off the card.
+    for x in (1.5, w - 1.5):
+        assert near(colour_at(pdf, 1, *back.matrix(x, h * 0.3)), dc.RED)
+    title = boxes_of(pdf, 1, "Les volcans")
+    frame = back.trim.inset(w * dc.BACK_FRAME)
+    assert title and all(frame.contains(box) for box in title)
 
 
 # --- for a person to look at ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("product", ALL)
-def test_it_renders_each_products_first_pages_for_review(request, print_pdf, product):
+def test_it_renders_each_products_first_pages_for_review(demo, print_pdf, product):
     if product in CONTENT:
-        request.getfixturevalue("demo")(GAME)
+        demo(GAME)
     path = print_pdf(GAME, product, bleed=3)
     pages = len(pdfium.PdfDocument(str(path)))
     for page in range(min(pages, 2)):
