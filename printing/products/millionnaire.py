@@ -1012,8 +1012,51 @@ def holder_instructions(pen: Pen, net: HolderNet, column: Rect) -> None:
     pen.text(str(_("En jeu")), Rect(column.x, top - 6, column.w, 6), size=11, font=BOLD,
              fill=NAVY, valign="middle", label=_("titre"))
     top -= 8
-    pen.text(str(HOLDER_USE), Rect(column.x, column.y, column.w, top - column.y), size=9.5,
-             fill=BLACK, label=_("consigne"))
+    fitted = pen.text(str(HOLDER_USE), Rect(column.x, column.y, column.w, top - column.y),
+                      size=9.5, fill=BLACK, label=_("consigne"))
+    top -= (line_mm(fitted.size, len(fitted.lines)) if fitted else 0) + 8
+    picture = Rect(column.x, column.y, column.w, top - column.y)
+    if picture.h >= 40:
+        holder_in_use(pen, net, picture)
+
+
+def holder_in_use(pen: Pen, net: HolderNet, area: Rect) -> None:
+    """The holder once made, a card going in, question first: what the maker aims at.
+
+    Drawn small at the top of `area`, its caption under it.
+    """
+    front = net.front
+    card_w, card_h = net.card
+    out = card_h * 0.3  # how much of the card still stands above the holder
+    k = min(0.45, area.w * 0.6 / front.w, (area.h - 14) / (front.h + out))
+    holder = Rect(area.centre[0] - front.w * k / 2, area.top - (front.h + out) * k - 6,
+                  front.w * k, front.h * k)
+    card = Rect(area.centre[0] - card_w * k / 2, holder.y + out * k, card_w * k, card_h * k)
+    arrow_x, tip = card.centre[0], card.top + 1.0
+    pen.line(arrow_x, tip + 5, arrow_x, tip + 1.5, stroke=GOLD, width=0.6)
+    pen.polygon([(arrow_x - 1.5, tip + 2.2), (arrow_x + 1.5, tip + 2.2), (arrow_x, tip)],
+                fill=GOLD)
+    pen.rect(card, fill=WHITE, stroke=GREY, width=0.2, radius=0.6)
+    pen.rect(Rect(card.x, card.top - card.h * 0.1, card.w, card.h * 0.1), fill=NAVY)
+    pen.rect(holder, fill=NAVY)
+    window = Rect(holder.x + (net.window.x - front.x) * k, holder.y + (net.window.y - front.y) * k,
+                  net.window.w * k, net.window.h * k)
+    pen.rect(window, fill=WHITE)
+    # Seen through the window: the card's question, then its four propositions.
+    lower = card.y + card.h * 0.05
+    row_h = card.h * 0.07
+    for row in range(4):
+        pen.rect(Rect(card.x + 1.5, lower + row * row_h * 1.3, card.w - 3, row_h), stroke=NAVY,
+                 width=0.2, radius=row_h / 2)
+    question_y = lower + 4 * row_h * 1.3 + card.h * 0.06
+    for line in range(3):
+        y = question_y + line * card.h * 0.05
+        if y < window.top - 1:
+            pen.line(card.x + 1.5, y, card.right - 1.5 - line * card.w * 0.15, y, stroke=GREY,
+                     width=0.4)
+    pen.text(str(_("Monté : la carte entre par le haut, la question dans la fenêtre.")),
+             Rect(area.x, holder.y - 8, area.w, 6), size=8, fill=GREY, align="centre",
+             valign="middle", label=_("légende"))
 
 
 def holder_pages(options, items) -> list[Page]:
