@@ -1,5 +1,5 @@
 """Printable products of Le jeu du Minotaure: the labyrinth board, Thésée and Ariane cards,
-and the marbles' colour chart.
+the Thésée marble variant's card, and the marbles' colour chart.
 
 The board is drawn from cms.games.labyrinth, the geometry the web player's physics uses,
 so the printed walls are the walls marbles bounce off on screen.
