@@ -33,6 +33,8 @@ from ..text import (
 )
 from .base import Deck, Page, Sheets
 from .style import (
+    ACCENT_RISE,
+    DESCENT_SINK,
     GAME_COLOURS,
     GOLD,
     GREY,
@@ -40,8 +42,13 @@ from .style import (
     LIGHT,
     PAGE_MARGIN,
     PAPER,
+    SIDE_BEARING,
     back_pattern,
+    framed,
+    ink_box,
     scale,
+    title_size,
+    top_inset,
 )
 
 GAME = "douze-coups"
@@ -162,19 +169,8 @@ def ink_on(colour: str) -> str:
 
 # --- text boxes that keep their ink inside -------------------------------------------------
 
-# The pen sets a line's first baseline 0.8 em under its box's top and the box ends 0.2 em
-# under the last baseline: an accented capital (É) rises 0.13 em above the box, a
-# descender sinks 0.05 em under it. Boxes near an edge allow for both.
-ACCENT_RISE = 0.13
-DESCENT_SINK = 0.05
-HAIR = 0.1  # mm added to a box measured for its text: rounding never makes it overflow
-
-
-def ink_box(rect: Rect, size: float) -> Rect:
-    """Return `rect` shrunk so text of `size` pt set in it keeps every stroke inside it."""
-    em = size / POINTS_PER_MM
-    return Rect(rect.x, rect.y + DESCENT_SINK * em, rect.w,
-                rect.h - (ACCENT_RISE + DESCENT_SINK) * em)
+HAIR = 0.1  # mm added to a box measured for its text, so rounding never overflows it
+MAX_BODY_SIZE = 10.0  # pt: the largest text a card's body starts from (a duel's question)
 
 
 def ink_height(lines: int, size: float) -> float:
@@ -214,20 +210,21 @@ def header_of(pen: Pen, card: Printed) -> Header:
     The title's line starts where the safe zone does; the band holds it and a little
     more under it, so a long title makes its own card's band taller, not every card's.
     """
-    size = pt(9 * min(scale(pen), 1.3), 1.0)
+    size = title_size(pen)
     safe = pen.safe
     kind_w = 0.0
     if card.title:
         kind_w = width(kind_label(card), BOLD, max(size * KIND_RATIO, MIN_SIZE)) / POINTS_PER_MM
-    title_w = safe.w - (kind_w + TITLE_GAP if kind_w else 0.0)
+    # As wide as the title's ink box will be (see `ink_box`) at the largest size.
+    title_w = (safe.w - (kind_w + TITLE_GAP if kind_w else 0.0)
+               - 2 * SIDE_BEARING * size / POINTS_PER_MM)
     title = card.title or kind_label(card)
     lines, fitted = 1, fits_on(title, BOLD, size, title_w, 1)
     if fitted is None:
         lines, fitted = 2, fits_on(title, BOLD, size, title_w, 2)
     # Too long even on two lines: the band is laid out for two and the pen reports it.
     fitted = fitted or MIN_SIZE
-    top_inset = pen.h - safe.top
-    band = top_inset + ink_height(lines, fitted) + HAIR + BAND_UNDER
+    band = top_inset(pen) + ink_height(lines, fitted) + HAIR + BAND_UNDER
     return Header(band, fitted, lines, kind_w)
 
 
@@ -252,7 +249,9 @@ def frame(pen: Pen, card: Printed, *, colour: str = RED) -> Rect:
         line = Rect(line.x, line.y, line.w - header.kind_w - TITLE_GAP, line.h)
     pen.text(card.title or kind_label(card), ink_box(line, header.size), size=header.size,
              font=BOLD, fill=text, valign="middle", max_lines=header.lines, label=_("titre"))
-    return Rect(safe.x, safe.y, safe.w, pen.h - header.band - HEADER_GAP - safe.y)
+    # The last line's tails (g, p, q) may reach under its box: they stay in the safe zone.
+    bottom = safe.y + DESCENT_SINK * MAX_BODY_SIZE / POINTS_PER_MM
+    return Rect(safe.x, bottom, safe.w, pen.h - header.band - HEADER_GAP - bottom)
 
 
 def disc(pen: Pen, number: int, x: float, y: float, *, radius: float, colour: str = RED,
@@ -581,9 +580,7 @@ def back_frame(pen: Pen) -> Rect:
 
     Return the inside of the gold frame.
     """
-    inset = pen.w * BACK_FRAME
-    bottom = max(inset, pen.safe.y + 0.8)
-    outer = Rect(inset, bottom, pen.w - 2 * inset, pen.h - inset - bottom)
+    outer = framed(pen, pen.w * BACK_FRAME)
     pen.rect(outer, stroke=WHITE, width=0.6, radius=2.5)
     gold = outer.inset(1.4)
     pen.rect(gold, stroke=GOLD, width=0.3, radius=2)
