@@ -24,6 +24,7 @@ from .sheets import SAFE_INSET, Rect
 
 # Numbered decks print "MIL-017" at the bottom of both faces: the safe zone ends above it.
 IDENT_STRIP = 3.4  # mm
+IDENT_HALF_WIDTH = 6.0  # mm: half the widest identifier's pill ("MIL-1234")
 
 BLACK = "#1b1b1b"
 WHITE = "#ffffff"
@@ -160,11 +161,13 @@ def _shown(text, value: str) -> str:
 class Pen:
     """What every pen offers: the face's size, its safe zone and fitted text."""
 
-    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False):
+    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False,
+                 round_face: bool = False):
         self.w = w
         self.h = h
         self.bleed = bleed
         self.numbered = numbered
+        self.round_face = round_face  # cut as a disc: the identifier keeps inside it
 
     @property
     def box(self) -> Rect:
@@ -178,14 +181,23 @@ class Pen:
         """
         safe = self.box.inset(SAFE_INSET)
         if self.numbered:
-            return Rect(safe.x, safe.y + IDENT_STRIP, safe.w, safe.h - IDENT_STRIP)
+            top = self.ident_box.top
+            return Rect(safe.x, top, safe.w, safe.top - top)
         return safe
 
     @property
     def ident_box(self) -> Rect:
-        """Where a numbered face's identifier goes: the bottom of the trim's safe zone."""
+        """Where a numbered face's identifier goes: the bottom of the trim's safe zone.
+
+        On a round face, high enough for an identifier IDENT_HALF_WIDTH mm either side of
+        the middle to stay SAFE_INSET inside the disc.
+        """
         safe = self.box.inset(SAFE_INSET)
-        return Rect(safe.x, safe.y, safe.w, IDENT_STRIP)
+        y = safe.y
+        if self.round_face:
+            radius = min(self.w, self.h) / 2 - SAFE_INSET
+            y = self.h / 2 - math.sqrt(max(radius ** 2 - IDENT_HALF_WIDTH ** 2, 0.0))
+        return Rect(safe.x, y, safe.w, IDENT_STRIP)
 
     def fit(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
             font: str = typo.REGULAR, french: bool = True, label="",
@@ -242,15 +254,17 @@ class MeasurePen(Pen):
     _reused: dict = {}
 
     def reuse(self, key: str, draw) -> None:
-        name = (key, self.w, self.h, self.numbered)
+        name = (key, self.w, self.h, self.numbered, self.round_face)
         if name not in self._reused:
-            inner = MeasurePen(self.w, self.h, self.bleed, numbered=self.numbered)
+            inner = MeasurePen(self.w, self.h, self.bleed, numbered=self.numbered,
+                               round_face=self.round_face)
             draw(inner)
             self._reused[name] = tuple(inner.issues)
         self.issues.extend(self._reused[name])
 
-    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False):
-        super().__init__(w, h, bleed, numbered=numbered)
+    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False,
+                 round_face: bool = False):
+        super().__init__(w, h, bleed, numbered=numbered, round_face=round_face)
         self.issues: list[Issue] = []
         self.canvas = _Nothing()
 
@@ -301,8 +315,8 @@ class CanvasPen(Pen):
                          "centred", "dashed_rect", "label", "_paint"})
 
     def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None,
-                 *, numbered: bool = False):
-        super().__init__(w, h, bleed, numbered=numbered)
+                 *, numbered: bool = False, round_face: bool = False):
+        super().__init__(w, h, bleed, numbered=numbered, round_face=round_face)
         self._canvas = canvas
         self._forms = forms  # names of the forms the document already holds
         self.issues: list[Issue] = []
@@ -324,14 +338,16 @@ class CanvasPen(Pen):
         if self._forms is None:
             draw(self)
             return
-        name = f"{key}-{self.w:g}x{self.h:g}{'-n' if self.numbered else ''}"
+        name = (f"{key}-{self.w:g}x{self.h:g}{'-n' if self.numbered else ''}"
+                f"{'-o' if self.round_face else ''}")
         self.flush()
         c = self._canvas
         if name not in self._forms:
             bleed = self.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
                         uppery=self.h * mm + bleed)
-            inner = CanvasPen(self._canvas, self.w, self.h, self.bleed, numbered=self.numbered)
+            inner = CanvasPen(self._canvas, self.w, self.h, self.bleed, numbered=self.numbered,
+                              round_face=self.round_face)
             draw(inner)
             inner.flush()
             self.issues += inner.issues

@@ -205,7 +205,7 @@ def select(product: Product, content: GameContent | None, *, include_drafts: boo
 @lru_cache(maxsize=50_000)
 def face_issues(deck: Deck, item: Any, w: float, h: float) -> tuple[Issue, ...]:
     """Return what the deck's faces cannot print for one item at one size (memoised)."""
-    pen = MeasurePen(w, h, numbered=deck.numbered)
+    pen = MeasurePen(w, h, numbered=deck.numbered, round_face=deck.round_face)
     deck.front(pen, item)
     if deck.back is not None:
         deck.back(pen, item)
@@ -303,7 +303,8 @@ def fixed_text_problems(game_slug: str, product: Product, entries: list[Selected
         w, h = options.face_size(product)
         for draw in (product.front_form, product.back_form):
             if draw is not None:
-                pen = MeasurePen(w, h, options.bleed, numbered=product.numbered)
+                pen = MeasurePen(w, h, options.bleed, numbered=product.numbered,
+                                 round_face=product.round_face)
                 draw(pen)
                 issues += pen.issues
     else:
@@ -420,7 +421,9 @@ class Writer:
         c = self.canvas
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(CROP_MARK_WIDTH)
-        c.lines([(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm) for m in marks])
+        # One stroke a mark: a reader of the PDF finds each mark as a line of its own.
+        for m in marks:
+            c.line(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm)
 
     def face(self, placement: Placement, w: float, h: float, draw, item, *, shared=None,
              product: Deck | None = None, source=None, ident: str = ""):
@@ -436,7 +439,7 @@ class Writer:
         m = placement.matrix
         c._code.append(f"q {fp_str(m.a, m.b, m.c, m.d, m.e * mm, m.f * mm)} cm")
         pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms,
-                        numbered=bool(ident))
+                        numbered=bool(ident), round_face=getattr(product, "round_face", False))
         if shared is not None:
             pen.reuse(*shared)
         if draw is not None:

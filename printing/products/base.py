@@ -37,6 +37,7 @@ class Deck:
     # Cards whose backs differ print "CODE-017" on both faces, so a maker checks each back,
     # reprints or re-sorts one card. Empty for decks whose backs must all look alike.
     code: str = ""
+    round_face: bool = False  # cut as a disc (tokens): the safe zone is a disc too
 
     def __post_init__(self):
         if bool(self.kind) == bool(self.items):

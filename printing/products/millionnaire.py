@@ -536,6 +536,7 @@ JOKER_TOKENS = Deck(
     back=joker_token_back,
     back_form=joker_token_back_form,
     size=TOKEN_SIZE,
+    round_face=True,
 )
 
 

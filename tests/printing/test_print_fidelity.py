@@ -3,10 +3,12 @@ each back behind its front on the paper, one-sided pages never back to back, pag
 that fit what each page holds, marks on the printable area, no text too small to read."""
 
 import itertools
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from django.conf import settings
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
@@ -28,7 +30,8 @@ def game_pdf(demo, tmp_path):
 
     def run(game, products=(), **options):
         if game not in loaded:
-            demo(game)
+            if (Path(settings.BASE_DIR) / "fixtures" / game).is_dir():
+                demo(game)  # The Mind and Le Minotaure print fixed parts: no content
             loaded.add(game)
         path = tmp_path / f"{game}-{len(list(tmp_path.iterdir()))}.pdf"
         render(game, products, PrintOptions(**options), out=str(path))
