@@ -551,7 +551,7 @@ def duel_front(pen: Pen, card: Printed) -> None:
     count = max(len(question.choices), 4)
     props_h = count * row_h + (count - 1) * gap
     pen.text(question.text, Rect(body.x, body.y + props_h + 2, body.w, body.h - props_h - 2),
-             size=pt(10, k), valign="middle", label=_("question"))
+             size=pt(11, k), valign="middle", label=_("question"))
     y = body.y + props_h - row_h
     # A light pair colour (yellow) reads badly on white: its letters go in ink.
     letters = card.colour if ink_on(card.colour) == WHITE else INK
@@ -949,7 +949,7 @@ def etoile_front(pen: Pen, card: Printed) -> None:
              size=14, min_size=7, font=BOLD, align="centre", valign="middle",
              label=_("réponse"))
     if has_variants:
-        pen.text(_("Aussi accepté : %(variants)s") % {
+        pen.text(_("Aussi accepté : %(variants)s") % {
             "variants": f"{NNBSP}· ".join(question.variants)},
             Rect(answer.x + 3, answer.y + 1.2, answer.w - 6, 6.3), size=8,
             fill=INK, align="centre", valign="middle", label=_("variantes"))
@@ -998,9 +998,9 @@ def cache_front(pen: Pen, _item) -> None:
     steps = [
         _("Posez la fiche cache sur la table et, dessus, la fiche de la manche face "
           "cachée."),
-        _("Retournez-les ensemble : la fiche cache couvre la fiche, personne n’en voit rien."),
-        _("Posez le tableau révélateur dessus, bord à bord. Coup par coup : grands volets "
-          "ouverts, petits volets et volet du bas fermés. Étoile mystérieuse : tous les "
+        _("Retournez-les ensemble : la fiche cache couvre la fiche, personne n’en voit rien."),
+        _("Posez le tableau révélateur dessus, bord à bord. Coup par coup : grands volets "
+          "ouverts, petits volets et volet du bas fermés. Étoile mystérieuse : tous les "
           "volets fermés."),
         _("Retirez délicatement la fiche cache en la faisant glisser."),
     ]
@@ -1055,8 +1055,8 @@ def tableau_front(pen: Pen, _item) -> None:
     title = _("Tableau révélateur")
     pen.centred(title, header.centre[0], header.top - 5, size=12, font=BOLD, fill=RED)
     pen.text(_("Évidez cette fenêtre. Découpez les volets le long des tirets, pliez-les le "
-               "long des pointillés dorés. Posez le tableau exactement sur une fiche « coup "
-               "par coup » ou « étoile mystérieuse »."),
+               "long des pointillés dorés. Posez le tableau exactement sur une fiche « coup "
+               "par coup » ou « étoile mystérieuse »."),
              Rect(header.x + 3, header.y + 1.5, header.w - 6, header.h - 10), size=8,
              min_size=6.5, fill=INK, align="centre", valign="middle", label=_("consigne"))
     for large in areas.large:
@@ -1180,7 +1180,7 @@ def token_front(pen: Pen, _number) -> None:
 
 
 def token_back(pen: Pen) -> None:
-    star_face(pen, PALETTE["rouge"], "#f9dcdc", _("2e erreur : duel !"))
+    star_face(pen, PALETTE["rouge"], "#f9dcdc", _("2e erreur : duel !"))
 
 
 # --- the rules summary ---------------------------------------------------------------------
@@ -1193,18 +1193,18 @@ def rules_sections() -> list[tuple[str, list[str]]]:
     stake = amount(s["duel_stake"])
     return [
         (_("Le but"), [
-            _("De 2 à 4 joueurs. Répondez juste, gagnez de l’argent : à la fin, le joueur le "
-              "plus riche devient « Maître de Midi ». Deviner l’étoile mystérieuse rapporte "
+            _("De 2 à 4 joueurs. Répondez juste, gagnez de l’argent : à la fin, le joueur le "
+              "plus riche devient « Maître de Midi ». Deviner l’étoile mystérieuse rapporte "
               "%(jackpot)s et fait gagner la partie sur-le-champ.") % {
                 "jackpot": amount(s["etoile_jackpot"])},
         ]),
         (_("Le matériel"), [
-            _("Les cartes coup d’envoi, duel, coup fatal et coup de maître ; les fiches coup "
-              "par coup et étoile mystérieuse ; le tableau révélateur et la fiche cache ; "
-              "%(notes)s billets ; "
+            _("Les cartes coup d’envoi, duel, coup fatal et coup de maître ; les fiches coup "
+              "par coup et étoile mystérieuse ; le tableau révélateur et la fiche cache ; "
+              "%(notes)s billets ; "
               "%(stars)s étoiles pupitres et %(stars)s jetons étoile.") % {
                 "notes": sum(s["banknotes"].values()), "stars": SPEC.players.maximum},
-            _("Le tableau révélateur se pose exactement sur une fiche : évidez sa fenêtre, "
+            _("Le tableau révélateur se pose exactement sur une fiche : évidez sa fenêtre, "
               "découpez ses volets le long des tirets et pliez-les le long des pointillés. "
               "La fiche cache couvre la fiche pendant qu’on pose le tableau dessus."),
             _("Il faut aussi deux sabliers (ou deux minuteurs) pour le coup fatal."),
@@ -1212,68 +1212,68 @@ def rules_sections() -> list[tuple[str, list[str]]]:
         (_("Mise en place"), [
             _("Chaque joueur pose devant lui une étoile pupitre, côté vert, et prend un jeton "
               "étoile (orange d’un côté, rouge de l’autre)."),
-            _("Faites une pile par manche : coups d’envoi, fiches coup par coup, coups "
+            _("Faites une pile par manche : coups d’envoi, fiches coup par coup, coups "
               "fatals, coups de maître, fiches étoile mystérieuse."),
-            _("Tirez une paire de cartes Duel au hasard (même titre, même couleur) ; rangez "
+            _("Tirez une paire de cartes Duel au hasard (même titre, même couleur) ; rangez "
               "les autres."),
-            _("Chacun reçoit %(start)s : %(notes)s. Le reste forme la banque.") % {
+            _("Chacun reçoit %(start)s : %(notes)s. Le reste forme la banque.") % {
                 "start": amount(s["start_money"]), "notes": notes},
         ]),
-        (_("1re manche : le coup d’envoi"), [
+        (_("1re manche : le coup d’envoi"), [
             _("Le plus jeune commence et choisit un numéro de 1 à 4. Son voisin de gauche "
-              "pioche une carte et lit la question de ce numéro et ses deux propositions : "
+              "pioche une carte et lit la question de ce numéro et ses deux propositions : "
               "l’une visible, l’autre cachée, dévoilée après le choix."),
-            _("Bonne réponse : au suivant. Mauvaise réponse : le jeton orange couvre "
-              "l’étoile verte. À la %(n)se erreur, l’étoile devient rouge : le joueur perd "
+            _("Bonne réponse : au suivant. Mauvaise réponse : le jeton orange couvre "
+              "l’étoile verte. À la %(n)se erreur, l’étoile devient rouge : le joueur perd "
               "la manche et provoque un duel.") % {"n": s["errors_before_duel"]},
         ]),
         (_("Le duel"), [
             _("Le joueur rouge choisit son adversaire. Le provoqué lit le titre de la paire "
               "et choisit l’une des deux cartes (l’autre servira au 2e duel). Son voisin de "
               "gauche lui lit la question et ses 4 propositions."),
-            _("Bonne réponse : le provocateur lui paie %(stake)s. Mauvaise réponse : il paie "
+            _("Bonne réponse : le provocateur lui paie %(stake)s. Mauvaise réponse : il paie "
               "%(stake)s au provocateur. Toutes les étoiles repassent au vert.") % {
                 "stake": stake},
         ]),
-        (_("2e manche : le coup par coup"), [
+        (_("2e manche : le coup par coup"), [
             _("Glissez une fiche sous le tableau révélateur, couverte par la fiche cache que "
-              "vous retirez ensuite : les grands volets sont ouverts, les petits volets et le "
+              "vous retirez ensuite : les grands volets sont ouverts, les petits volets et le "
               "volet du bas fermés."),
             _("Le perdant du 1er duel commence. Chacun à son tour choisit l’une des 7 "
-              "propositions et ouvre le petit volet à sa droite. VRAI : au suivant. FAUX : "
+              "propositions et ouvre le petit volet à sa droite. VRAI : au suivant. FAUX : "
               "étoile orange, et l’on passe à la fiche suivante. Une fiche s’arrête aussi "
               "quand ses 6 VRAI sont ouverts."),
-            _("Au 2e FAUX, l’étoile devient rouge : 2e duel, avec l’autre carte de la "
+            _("Au 2e FAUX, l’étoile devient rouge : 2e duel, avec l’autre carte de la "
               "paire."),
         ]),
-        (_("3e manche : le coup fatal"), [
+        (_("3e manche : le coup fatal"), [
             _("Face-à-face, un sablier chacun. Chaque joueur pioche une carte et la donne à "
-              "un lecteur. Le plus riche commence : son sablier coule jusqu’à ce qu’il "
-              "donne une bonne réponse ; il le couche alors et le sablier de l’autre "
+              "un lecteur. Le plus riche commence : son sablier coule jusqu’à ce qu’il "
+              "donne une bonne réponse ; il le couche alors et le sablier de l’autre "
               "coule."),
             _("Le premier dont le temps est écoulé paie %(stake)s à l’autre.") % {
                 "stake": amount(s["face_a_face_stake"])},
-            _("À 2 joueurs : un face-à-face. À 3 : les deux plus riches, puis le vainqueur "
-              "contre le troisième. À 4 : le plus pauvre choisit son adversaire (égalité : "
+            _("À 2 joueurs : un face-à-face. À 3 : les deux plus riches, puis le vainqueur "
+              "contre le troisième. À 4 : le plus pauvre choisit son adversaire (égalité : "
               "le plus jeune choisit), les deux autres s’affrontent."),
         ]),
-        (_("Finale : le coup de maître et l’étoile mystérieuse"), [
+        (_("Finale : le coup de maître et l’étoile mystérieuse"), [
             _("Glissez une fiche étoile mystérieuse sous le tableau avec la fiche cache, "
-              "tous volets fermés, puis retirez la cache. Le plus pauvre commence (égalité : "
+              "tous volets fermés, puis retirez la cache. Le plus pauvre commence (égalité : "
               "le plus jeune)."),
             _("À tour de rôle, chacun répond à la question n°%(first)s, puis n°2… jusqu’à "
-              "la n°%(last)s, chaque fois sur une carte coup de maître piochée : 3 "
+              "la n°%(last)s, chaque fois sur une carte coup de maître piochée : 3 "
               "propositions, 2 visibles et 1 cachée.") % {"first": 1, "last": 5},
-            _("Bonne réponse : %(gain)s de la banque et un grand volet s’ouvre. Mauvaise "
-              "réponse : un petit volet s’ouvre.") % {
+            _("Bonne réponse : %(gain)s de la banque et un grand volet s’ouvre. Mauvaise "
+              "réponse : un petit volet s’ouvre.") % {
                 "gain": amount(s["coup_de_maitre_gain"])},
-            _("À tout moment, même hors de son tour, un joueur peut proposer l’étoile : il "
-              "soulève en secret le volet du bas. Juste : %(jackpot)s et il gagne la partie. "
-              "Faux : il est éliminé. Après la 5e question sans bonne réponse, personne ne "
+            _("À tout moment, même hors de son tour, un joueur peut proposer l’étoile : il "
+              "soulève en secret le volet du bas. Juste : %(jackpot)s et il gagne la partie. "
+              "Faux : il est éliminé. Après la 5e question sans bonne réponse, personne ne "
               "gagne les %(jackpot)s.") % {"jackpot": amount(s["etoile_jackpot"])},
         ]),
         (_("Fin de la partie"), [
-            _("Chacun compte son argent : le plus riche est « Maître de Midi »."),
+            _("Chacun compte son argent : le plus riche est « Maître de Midi »."),
         ]),
     ]
 
@@ -1376,9 +1376,9 @@ def rules_pages(options, _items):
 
 COUPS_D_ENVOI = Deck(
     slug="coups-d-envoi",
-    label=gettext_lazy("Cartes « Coup d’envoi »"),
+    label=gettext_lazy("Cartes « Coup d’envoi »"),
     description=gettext_lazy("4 questions numérotées, chacune avec une proposition visible "
-                             "et une cachée ; la bonne réponse est cochée pour le lecteur."),
+                             "et une cachée ; la bonne réponse est cochée pour le lecteur."),
     kind="coup-d-envoi",
     to_item=printed_card,
     front=numbered_questions_front,
@@ -1388,8 +1388,8 @@ COUPS_D_ENVOI = Deck(
 DUELS = Deck(
     slug="duels",
     code="DUE",
-    label=gettext_lazy("Cartes « Duel »"),
-    description=gettext_lazy("Les deux cartes d’une paire partagent titre et couleur ; le "
+    label=gettext_lazy("Cartes « Duel »"),
+    description=gettext_lazy("Les deux cartes d’une paire partagent titre et couleur ; le "
                              "titre est aussi au dos, pour choisir sa carte face cachée."),
     kind="duel",
     to_item=printed_card,
@@ -1399,7 +1399,7 @@ DUELS = Deck(
 
 COUPS_FATALS = Deck(
     slug="coups-fatals",
-    label=gettext_lazy("Cartes « Coup fatal »"),
+    label=gettext_lazy("Cartes « Coup fatal »"),
     description=gettext_lazy("10 questions éclair, la réponse et ses variantes en face."),
     kind="coup-fatal",
     to_item=printed_card,
@@ -1409,9 +1409,9 @@ COUPS_FATALS = Deck(
 
 COUPS_DE_MAITRE = Deck(
     slug="coups-de-maitre",
-    label=gettext_lazy("Cartes « Coup de maître »"),
+    label=gettext_lazy("Cartes « Coup de maître »"),
     description=gettext_lazy("5 questions de difficulté croissante, 2 propositions "
-                             "visibles et 1 cachée ; la bonne réponse est cochée."),
+                             "visibles et 1 cachée ; la bonne réponse est cochée."),
     kind="coup-de-maitre",
     to_item=printed_card,
     front=numbered_questions_front,
@@ -1420,7 +1420,7 @@ COUPS_DE_MAITRE = Deck(
 
 COUPS_PAR_COUP = Deck(
     slug="coups-par-coup",
-    label=gettext_lazy("Fiches « Coup par coup »"),
+    label=gettext_lazy("Fiches « Coup par coup »"),
     description=gettext_lazy("L’énoncé et 7 propositions, VRAI ou FAUX sous les petits "
                              "volets du tableau révélateur."),
     kind="coup-par-coup",
@@ -1432,7 +1432,7 @@ COUPS_PAR_COUP = Deck(
 
 ETOILES = Deck(
     slug="etoiles",
-    label=gettext_lazy("Fiches « Étoile mystérieuse »"),
+    label=gettext_lazy("Fiches « Étoile mystérieuse »"),
     description=gettext_lazy("L’image à deviner et, en bas, la réponse et ses variantes."),
     kind="etoile-mysterieuse",
     to_item=printed_card,
@@ -1444,7 +1444,7 @@ ETOILES = Deck(
 TABLEAU_REVELATEUR = Deck(
     slug="tableau-revelateur",
     label=gettext_lazy("Tableau révélateur"),
-    description=gettext_lazy("Le cache à volets posé sur les fiches : 7 grands volets, 7 "
+    description=gettext_lazy("Le cache à volets posé sur les fiches : 7 grands volets, 7 "
                              "petits et le volet de la réponse. Recto seul."),
     items=lambda: ["tableau-revelateur"],
     front=tableau_front,
@@ -1455,7 +1455,7 @@ TABLEAU_REVELATEUR = Deck(
 FICHE_CACHE = Deck(
     slug="fiche-cache",
     label=gettext_lazy("Fiche cache"),
-    description=gettext_lazy("Opaque, à la taille des fiches : elle couvre la fiche de la "
+    description=gettext_lazy("Opaque, à la taille des fiches : elle couvre la fiche de la "
                              "manche pendant qu’on pose le tableau révélateur et règle ses "
                              "volets, puis on la retire."),
     items=lambda: ["fiche-cache"],
@@ -1479,7 +1479,7 @@ BILLETS = Deck(
 ETOILES_PUPITRE = Deck(
     slug="etoiles-pupitre",
     label=gettext_lazy("Étoiles pupitres"),
-    description=gettext_lazy("Une par joueur : verte au recto, violette au verso."),
+    description=gettext_lazy("Une par joueur : verte au recto, violette au verso."),
     items=lambda: range(1, SPEC.players.maximum + 1),
     front=desk_star_front,
     back_form=desk_star_back,
@@ -1489,8 +1489,8 @@ ETOILES_PUPITRE = Deck(
 JETONS_ETOILE = Deck(
     slug="jetons-etoile",
     label=gettext_lazy("Jetons étoile"),
-    description=gettext_lazy("Une par joueur : orange au recto (1re erreur), rouge au verso "
-                             "(2e erreur) ; il couvre l’étoile pupitre."),
+    description=gettext_lazy("Une par joueur : orange au recto (1re erreur), rouge au verso "
+                             "(2e erreur) ; il couvre l’étoile pupitre."),
     items=lambda: range(1, SPEC.players.maximum + 1),
     front=token_front,
     back_form=token_back,
