@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from cms.games import GAMES
 from printing.products import PRODUCTS, Deck
-from printing.render import PrintOptions, PrintRefused, render
+from printing.render import PrintOptions, PrintRefused, prints_alone, render
 from printing.sheets import BACKS, CARD_SIZES, DECK_PAPERS, DEFAULT_GUTTER, SheetError
 
 PROGRESS_FROM = 50  # items: shorter prints finish before a bar is worth drawing
@@ -117,7 +117,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{slug} — {GAMES[slug].name}")
             for product in PRODUCTS[slug].values():
                 what = "cartes" if isinstance(product, Deck) else "pages"
-                self.stdout.write(f"  {product.slug:<22} {product.label} ({what})")
+                alone = ", à imprimer seul" if prints_alone(product) else ""
+                self.stdout.write(f"  {product.slug:<22} {product.label} ({what}{alone})")
 
     @staticmethod
     def describe(game: str, refused: PrintRefused) -> str:
