@@ -278,7 +278,7 @@ def tick(pen: Pen, x: float, y: float, size: float, *, colour: str = RIGHT_INK) 
 # wear nothing: one word tells the reader which one not to read out.
 TAG_SIZE = MIN_SIZE  # pt
 TAG_H = 2.3  # mm: the tag's dark box, as tall as « É » at TAG_SIZE and a hair
-TAG_RISE = 0.5  # mm the tag's middle sits above the border: most of it outside the box
+TAG_RISE = 0.6  # mm the tag's middle sits above the border: most of it outside the box
 TAG_CLEAR = 0.3  # mm between the tag and the text above or inside
 CHIP_TOP = TAG_H / 2 - TAG_RISE + TAG_CLEAR  # mm between a box's top border and its text
 CHIP_BOTTOM = 0.7
