@@ -401,10 +401,14 @@ def face_rects(product: str, options: PrintOptions) -> list[Rect]:
     return [placement.trim for placement in (*sheet.fronts, *sheet.backs_)]
 
 
-@pytest.mark.parametrize("product", [slug for slug in ALL if slug != "regles"])
-def test_it_keeps_every_letter_three_millimetres_inside_the_cut(demo, print_pdf, product):
-    options = PrintOptions(bleed=3)
-    pdf = pdfium.PdfDocument(str(print_for_reading(demo, print_pdf, product, bleed=3)))
+@pytest.mark.parametrize(("product", "card"), [
+    *((slug, "poker") for slug in ALL if slug != "regles"),
+    *((slug, "tarot") for slug in CARD_DECKS),
+])
+def test_it_keeps_every_letter_three_millimetres_inside_the_cut(demo, print_pdf, product, card):
+    options = PrintOptions(card=card, bleed=3)
+    pdf = pdfium.PdfDocument(str(print_for_reading(demo, print_pdf, product, card=card,
+                                                   bleed=3)))
     faces = face_rects(product, options)
     outside = []
     for page in range(len(pdf)):
@@ -415,6 +419,19 @@ def test_it_keeps_every_letter_three_millimetres_inside_the_cut(demo, print_pdf,
             if face is not None and not face.inset(3.0).contains(box, tolerance=0.05):
                 outside.append((page, char))
     assert not outside
+
+
+def test_it_gives_a_title_too_long_for_one_line_a_taller_band_inside_the_safe_zone(db,
+                                                                                   print_pdf):
+    title = "Les grands fleuves et les rivières navigables d’Europe de l’Ouest"
+    first, _second = make_duel_pair(status=Status.PUBLISHED, title=title)
+    pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", refs=[first.ref])))
+    front = PrintOptions().sheet_for(deck("duels")).front(0).trim
+    header = text_in(pdf, 0, (front.x, front.top - 15, front.w, 15))
+    assert title in flat(header)
+    assert len(header.splitlines()) == 2
+    assert all(front.inset(3.0).contains(box, tolerance=0.05)
+               for _char, _size, box in printed_chars(pdf, 0) if front.contains(box))
 
 
 # --- the mystery pictures ------------------------------------------------------------------
