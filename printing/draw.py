@@ -34,9 +34,9 @@ WHITE = "#ffffff"
 class Issue:
     """Something a face cannot print: which text, and why."""
 
-    code: str  # "text_overflow" or "glyph_missing"
+    code: str  # "text_overflow", "glyph_missing", "image_low_resolution"…
     label: str  # which box: "question", "proposition B", …
-    detail: str = ""  # the characters that cannot be drawn
+    detail: str = ""  # what shows it: the characters that cannot be drawn, an image's size
 
 
 @lru_cache(maxsize=256)

@@ -32,7 +32,7 @@ BACKS_CHOICES = [
     (BACKS_LONG, _("Recto verso, retournement bord long")),
     (BACKS_SHORT, _("Recto verso, retournement bord court")),
     (BACKS_SEPARATE, _("Tous les rectos, puis tous les versos")),
-    (BACKS_FOLD, _("Pliage : recto et verso côte à côte")),
+    (BACKS_FOLD, _("Pliage : recto et verso côte à côte")),
 ]
 
 
@@ -65,13 +65,13 @@ def millimetres(initial: float = 0.0, **kwargs) -> forms.DecimalField:
 
 
 BLEED_HELP = interpolate(_(
-    "De 0 à %(max)s mm : le fond de la carte déborde du trait de coupe, pour un massicot."),
+    "De 0 à %(max)s mm : le fond de la carte déborde du trait de coupe, pour un massicot."),
     {"max": f"{MAX_BLEED:g}"})
 GUTTER_HELP = interpolate(_(
-    "De 0 à %(max)s mm de papier blanc entre deux cartes : une coupe un peu à côté ne montre "
+    "De 0 à %(max)s mm de papier blanc entre deux cartes : une coupe un peu à côté ne montre "
     "pas la voisine."), {"max": f"{MAX_GUTTER:g}"})
 OFFSET_HELP = interpolate(_(
-    "De −%(max)s à %(max)s mm, vu du côté verso : ce que donne la feuille de calibrage, pour "
+    "De −%(max)s à %(max)s mm, vu du côté verso : ce que donne la feuille de calibrage, pour "
     "tous les modes de dos."), {"max": f"{MAX_OFFSET:g}"})
 
 
@@ -98,7 +98,7 @@ class PrintForm(forms.Form):
     crop_marks = forms.BooleanField(label=_("Traits de coupe"), required=False, initial=True)
     marks_to_edge = forms.BooleanField(
         label=_("Traits de coupe jusqu’au bord de la feuille"), required=False,
-        help_text=_("Pour un massicot ou une rogneuse : les traits traversent la marge."))
+        help_text=_("Pour un massicot ou une rogneuse : les traits traversent la marge."))
     include_drafts = forms.BooleanField(
         label=_("Inclure les brouillons et les contenus en relecture"), required=False,
         help_text=_("Pour relire sur papier ce qui n’est pas encore publié."))

@@ -79,7 +79,7 @@ class PrintOptions:
 
     def __post_init__(self):
         if self.card not in CARD_SIZES:
-            raise SheetError(_("Format de carte inconnu : %(card)s (choix : %(choices)s).") % {
+            raise SheetError(_("Format de carte inconnu : %(card)s (choix : %(choices)s).") % {
                 "card": self.card, "choices": ", ".join(CARD_SIZES)})
         self.sheet_for(None)  # checks paper, bleed, gutter, backs and offsets
 
@@ -96,7 +96,7 @@ class PrintOptions:
     def sheet_for(self, deck: Deck | None) -> SheetSpec:
         w, h = self.face_size(deck)
         backs = self.backs if deck is None or deck.has_backs else BACKS_SEPARATE
-        name = (_("« %(product)s »") % {"product": deck.label}) if deck is not None else ""
+        name = (_("« %(product)s »") % {"product": deck.label}) if deck is not None else ""
         return SheetSpec(self.paper, w, h, bleed=self.bleed, backs=backs, gutter=self.gutter,
                          offset_x=self.offset_x, offset_y=self.offset_y,
                          marks_to_edge=self.marks_to_edge, name=name)
@@ -158,19 +158,19 @@ def products_for(game_slug: str, slugs: Sequence[str] = (),
     try:
         available = PRODUCTS[game_slug]
     except KeyError:
-        raise KeyError(_("Jeu inconnu : %(game)s.") % {"game": game_slug}) from None
+        raise KeyError(_("Jeu inconnu : %(game)s.") % {"game": game_slug}) from None
     if not slugs:
         return [p for p in available.values() if not prints_alone(p, options)]
     unknown = [s for s in slugs if s not in available]
     if unknown:
-        raise KeyError(_("Produit inconnu pour %(game)s : %(products)s.") % {
+        raise KeyError(_("Produit inconnu pour %(game)s : %(products)s.") % {
             "game": game_slug, "products": ", ".join(unknown)})
     products = [available[s] for s in dict.fromkeys(slugs)]
     for product in products:
         paper = own_paper(product, options)
         if paper is not None and len(products) > 1:
             raise SheetError(_(
-                "« %(product)s » s’imprime sur %(paper)s, dans un fichier à part : "
+                "« %(product)s » s’imprime sur %(paper)s, dans un fichier à part : "
                 "imprimez-le seul.") % {"product": product.label,
                                          "paper": PAPER_NAMES.get(paper, paper)})
     return products
@@ -222,7 +222,12 @@ def unprintable_problem(issue: Issue, product: Product | None, source, game_slug
     params = {"product": product.slug if product is not None else "", "box": issue.label}
     if card:
         params["card"] = card
-    values = {"chars": issue.detail} if issue.code == "glyph_missing" else {}
+    # What the issue found (the characters a font lacks, an image's size) shows the
+    # problem without being part of what it is.
+    if issue.code == "glyph_missing":
+        values = {"chars": issue.detail}
+    else:
+        values = {"detail": issue.detail} if issue.detail else {}
     return Problem.of(issue.code, ERROR, source, game_slug, params=params, values=values)
 
 
@@ -237,7 +242,7 @@ def _where(problem: Problem) -> str:
 
 
 register_message("glyph_missing", lambda p: _(
-    "Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
+    "Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
         "chars": p.args["chars"], "where": _where(p)})
 def _overflow_message(problem: Problem) -> str:
     message = _("Ne tient pas sur la carte (%(where)s), même en petits caractères.") % {
@@ -247,14 +252,14 @@ def _overflow_message(problem: Problem) -> str:
         w, h = CARD_SIZES[card]
         larger = [name for name, (lw, lh) in CARD_SIZES.items() if lw * lh > w * h]
         if larger:
-            message += " " + _("Au format %(card)s : choisissez le format %(larger)s, ou "
+            message += " " + _("Au format %(card)s : choisissez le format %(larger)s, ou "
                                "raccourcissez le texte.") % {
                 "card": card, "larger": _(" ou ").join(larger)}
     return message
 
 
 register_message("text_overflow", _overflow_message)
-register_message("nothing_to_print", lambda p: _("Rien à imprimer : aucun contenu publié."))
+register_message("nothing_to_print", lambda p: _("Rien à imprimer : aucun contenu publié."))
 
 
 def fit_problems(game_slug: str, deck: Deck, selected: Iterable[Selected],

@@ -175,7 +175,7 @@ def paper_size(paper: str, *, landscape: bool = False) -> tuple[float, float]:
     try:
         w, h = PAPERS[paper]
     except KeyError:
-        raise SheetError(_("Papier inconnu : %(paper)s (choix : %(choices)s).") % {
+        raise SheetError(_("Papier inconnu : %(paper)s (choix : %(choices)s).") % {
             "paper": paper, "choices": ", ".join(PAPERS)}) from None
     return (h, w) if landscape else (w, h)
 
@@ -185,7 +185,7 @@ def card_size(name: str) -> tuple[float, float]:
         return CARD_SIZES[name]
     except KeyError:
         raise SheetError(
-            _("Format de carte inconnu : %(card)s (choix : %(choices)s).") % {
+            _("Format de carte inconnu : %(card)s (choix : %(choices)s).") % {
                 "card": name, "choices": ", ".join(CARD_SIZES)}
         ) from None
 
@@ -257,7 +257,7 @@ class SheetSpec:
     def __post_init__(self):
         paper_size(self.paper)
         if self.backs not in BACKS:
-            raise SheetError(_("Mode de dos inconnu : %(backs)s (choix : %(choices)s).") % {
+            raise SheetError(_("Mode de dos inconnu : %(backs)s (choix : %(choices)s).") % {
                 "backs": self.backs, "choices": ", ".join(BACKS)})
         if not 0 <= self.bleed <= MAX_BLEED:
             raise SheetError(_("Le fond perdu va de 0 à %(max)s mm.") % {"max": f"{MAX_BLEED:g}"})
@@ -283,15 +283,15 @@ class SheetSpec:
         if self.offset_x or self.offset_y:
             changes.append(_("réduisez le décalage des versos"))
         if self.backs == BACKS_FOLD:
-            changes.append(_("choisissez un recto verso ou « tous les rectos, puis tous les "
-                             "versos » au lieu du pliage"))
+            changes.append(_("choisissez un recto verso ou « tous les rectos, puis tous les "
+                             "versos » au lieu du pliage"))
         for paper in DECK_PAPERS:
             if paper != self.paper and self._unchecked(paper=paper).layout is not None:
                 changes.append(_("imprimez sur %(paper)s") % {"paper": PAPER_NAMES[paper]})
         message = _("Impossible de placer %(what)s (%(w)s × %(h)s mm) sur une feuille "
                     "%(paper)s avec ces réglages.") % params
         if changes:
-            message += " " + _("Pour l’imprimer : %(changes)s.") % {
+            message += " " + _("Pour l’imprimer : %(changes)s.") % {
                 "changes": _(" ou ").join(str(c) for c in changes)}
         return message
 

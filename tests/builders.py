@@ -1,7 +1,10 @@
 """Build test content in code: valid by default, broken on purpose by the arguments."""
 
+import io
 import itertools
 
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from cms.games import kind_of
@@ -21,6 +24,22 @@ def unique_text(prefix="Question") -> str:
     return f"{prefix} n°{n} sur {words} {n * 7919} ?"
 
 
+TEST_IMAGE = "questions/test.png"
+
+
+def test_image() -> str:
+    """Store a picture large enough to print sharp on an étoile fiche; return its name."""
+    if not default_storage.exists(TEST_IMAGE):
+        from PIL import Image, ImageDraw
+
+        picture = Image.new("RGB", (1000, 750), "#f4e3c1")
+        ImageDraw.Draw(picture).ellipse((250, 125, 750, 625), fill="#c8102e")
+        data = io.BytesIO()
+        picture.save(data, "PNG")
+        default_storage.save(TEST_IMAGE, ContentFile(data.getvalue()))
+    return TEST_IMAGE
+
+
 def make_question(kind: str, *, difficulty=2, status=Status.DRAFT, step=None, text=None,
                   propositions=None, answer=None, image="", **fields) -> Question:
     """Create a question that satisfies its kind's composition unless told otherwise."""
@@ -33,7 +52,7 @@ def make_question(kind: str, *, difficulty=2, status=Status.DRAFT, step=None, te
         fields.setdefault("first_published_at", timezone.now())
     question = Question.objects.create(
         kind=kind, text=text or unique_text(), difficulty=difficulty, status=status, step=step,
-        answer=answer, image=image or ("questions/test.png" if spec.needs_image else ""),
+        answer=answer, image=image or (test_image() if spec.needs_image else ""),
         **fields,
     )
     if propositions is None:

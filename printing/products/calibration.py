@@ -78,9 +78,9 @@ def gauge(pen: Pen, x: float, y: float) -> None:
         pen.line(x + step, y, x + step, y + length, stroke=INK, width=0.12)
         if step % 10 == 0:
             pen.centred(str(step), x + step, y - 2.6, size=MIN_SIZE, fill=INK)
-    pen.text(_("Ce trait mesure exactement 100 mm. Plus court ou plus long : l’impression a "
-               "été mise à l’échelle ; imprimez en « taille réelle » (100 %), jamais « ajuster "
-               "à la page »."), Rect(x + GAUGE + 4, y - 4, pen.w - PAGE_MARGIN - x - GAUGE - 4,
+    pen.text(_("Ce trait mesure exactement 100 mm. Plus court ou plus long : l’impression a "
+               "été mise à l’échelle ; imprimez en « taille réelle » (100 %), jamais « ajuster "
+               "à la page »."), Rect(x + GAUGE + 4, y - 4, pen.w - PAGE_MARGIN - x - GAUGE - 4,
                                      12), size=7.5, min_size=MIN_SIZE, label="jauge")
 
 
@@ -122,19 +122,19 @@ def front_page(pen: Pen, options) -> None:
         _("1. Imprimez cette feuille recto verso, à 100 %, avec les réglages de vos cartes "
           "(même bord de retournement, mêmes décalages)."),
         _("2. Mesurez le trait de 100 mm ci-dessous."),
-        _("3. Lisez le cadre « Bord de retournement » par transparence."),
-        _("4. Regardez la feuille devant une fenêtre, ce côté face à vous : chaque croix du "
+        _("3. Lisez le cadre « Bord de retournement » par transparence."),
+        _("4. Regardez la feuille devant une fenêtre, ce côté face à vous : chaque croix du "
           "verso se voit à travers le papier. Lisez sur la règle horizontale le chiffre où "
           "passe son trait vertical (X), sur la règle verticale celui où passe son trait "
           "horizontal (Y)."),
         _("5. Ajoutez ces nombres aux décalages déjà saisis (ici X = %(x)s mm, Y = %(y)s mm) "
-          "et saisissez le résultat ; ils valent pour tous les modes de dos. 0 partout : "
+          "et saisissez le résultat ; ils valent pour tous les modes de dos. 0 partout : "
           "l’imprimante est alignée.") % offsets,
     ])
     gauge(pen, PAGE_MARGIN, bottom - 8)
     box = cue_box(pen.w, pen.h)
     pen.dashed_rect(box, stroke=INK)
-    pen.text(_("Bord de retournement : derrière ce cadre, le verso doit dire « bon bord », "
+    pen.text(_("Bord de retournement : derrière ce cadre, le verso doit dire « bon bord », "
                "à l’endroit."), box.inset(3, 2), size=8, min_size=MIN_SIZE,
              valign="middle", label="retournement")
     sign_x, sign_y = reading_signs(options.backs)
@@ -147,7 +147,7 @@ def front_page(pen: Pen, options) -> None:
 def back_page(pen: Pen, options) -> None:
     w, h = pen.w, pen.h
     _title(pen, _("Calibrage recto verso — verso"), [
-        _("Ce côté ne se lit pas : regardez le recto par transparence."),
+        _("Ce côté ne se lit pas : regardez le recto par transparence."),
     ])
     flip = _flip(options, w, h)
     box = cue_box(w, h)
@@ -161,7 +161,7 @@ def back_page(pen: Pen, options) -> None:
     c.saveState()
     c.translate(wx * mm, wy * mm)
     c.rotate(180)
-    pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
+    pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
              Rect(-70, -5, 140, 10), size=11, font=BOLD, fill=RED, align="centre",
              valign="middle", label="mauvais bord")
     pen.flush()

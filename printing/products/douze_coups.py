@@ -896,7 +896,7 @@ def picture_problem(question: Asked, area: Rect) -> Issue | None:
     MIN_DPI pixels an inch at that size.
     """
     if question.pixels is None:
-        return Issue("image_file_missing", os.path.basename(question.image))
+        return Issue("image_file_missing", _("image"), os.path.basename(question.image))
     pixels_w, pixels_h = question.pixels
     mm_per_pixel = min(area.w / pixels_w, area.h / pixels_h)
     if 25.4 / mm_per_pixel >= MIN_DPI - 1e-6:
@@ -904,7 +904,7 @@ def picture_problem(question: Asked, area: Rect) -> Issue | None:
     printed_w, printed_h = pixels_w * mm_per_pixel, pixels_h * mm_per_pixel
     need_w = math.ceil(printed_w / 25.4 * MIN_DPI - 1e-6)
     need_h = math.ceil(printed_h / 25.4 * MIN_DPI - 1e-6)
-    return Issue("image_low_resolution", _(
+    return Issue("image_low_resolution", _("image"), _(
         "l’image fait %(w)s × %(h)s px : il en faut au moins "
         "%(need_w)s × %(need_h)s pour %(dpi)s dpi à sa taille imprimée, "
         "%(size_w)s × %(size_h)s mm") % {
@@ -915,10 +915,10 @@ def picture_problem(question: Asked, area: Rect) -> Issue | None:
 
 register_message("image_file_missing", lambda p: _(
     "Image introuvable ou illisible : « %(name)s ». Importez-la de nouveau sur la "
-    "question de cette fiche.") % {"name": p.args["box"]})
+    "question de cette fiche.") % {"name": p.args["detail"]})
 register_message("image_low_resolution", lambda p: _(
     "Image trop petite pour être imprimée nette : %(detail)s. Importez une image plus "
-    "grande.") % {"detail": p.args["box"]})
+    "grande.") % {"detail": p.args["detail"]})
 
 
 def etoile_front(pen: Pen, card: Printed) -> None:

@@ -4,8 +4,13 @@ Everything is built in the real database and checked through `validate_game`, th
 every layer (admin, services, importer, printer) takes.
 """
 
+import io
+
 import pytest
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.utils import translation
+from PIL import Image
 
 from cms.games import GAMES, kind_of
 from cms.models import Card, Question, Status
@@ -861,6 +866,14 @@ def a_problem_of_every_rule() -> list[Problem]:
     make_question("coup-fatal", propositions=rows("R"), answer="")
     set_field(make_question("etoile-mysterieuse", answer="Marianne"), image="")
     make_question("etoile-mysterieuse", answer="marianne")
+    # Pictures that cannot print: one whose file is gone, one too small to print sharp.
+    make_card("etoile-mysterieuse", title="Absente", questions=[
+        make_question("etoile-mysterieuse", answer="Absente", image="questions/absente.png")])
+    small = io.BytesIO()
+    Image.new("RGB", (120, 90), "#336699").save(small, "PNG")
+    default_storage.save("questions/petite.png", ContentFile(small.getvalue()))
+    make_card("etoile-mysterieuse", title="Petite", questions=[
+        make_question("etoile-mysterieuse", answer="Petite", image="questions/petite.png")])
     set_field(make_question("echelle", step=2), step=None)
     ladder((4, 2), (5, 1), (15, 1))
     compet([3, 3, 3], [2, 2, 2], [4, 4, 4], [4, 4, 4, 4, 4])

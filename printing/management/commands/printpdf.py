@@ -71,7 +71,7 @@ class Command(BaseCommand):
         if not game:
             raise CommandError("Nommez un jeu (ou --list pour voir les produits).")
         if game not in PRODUCTS:
-            raise CommandError(f"Jeu inconnu : {game} (choix : {', '.join(PRODUCTS)}).")
+            raise CommandError(f"Jeu inconnu : {game} (choix : {', '.join(PRODUCTS)}).")
         try:
             print_options = PrintOptions(
                 paper=options["paper"], card=options["card"], backs=options["backs"],
@@ -83,7 +83,7 @@ class Command(BaseCommand):
         out = options["out"] or Path(f"{game}-{print_options.paper}-{print_options.card}.pdf")
         out = out.resolve()
         if not out.parent.is_dir():
-            raise CommandError(f"Dossier introuvable : {out.parent}.")
+            raise CommandError(f"Dossier introuvable : {out.parent}.")
         # Written beside the target, then moved: a refused or failed print leaves no file.
         handle, temporary = tempfile.mkstemp(suffix=".pdf", dir=out.parent)
         os.close(handle)
@@ -100,7 +100,7 @@ class Command(BaseCommand):
             if os.path.exists(temporary):
                 os.unlink(temporary)
         self.stdout.write(
-            f"{out} : {result.pages} page(s), {result.items} élément(s) "
+            f"{out} : {result.pages} page(s), {result.items} élément(s) "
             f"({', '.join(result.products)})."
         )
 
@@ -113,7 +113,7 @@ class Command(BaseCommand):
         games = [game] if game else list(PRODUCTS)
         for slug in games:
             if slug not in PRODUCTS:
-                raise CommandError(f"Jeu inconnu : {slug} (choix : {', '.join(PRODUCTS)}).")
+                raise CommandError(f"Jeu inconnu : {slug} (choix : {', '.join(PRODUCTS)}).")
             self.stdout.write(f"{slug} — {GAMES[slug].name}")
             for product in PRODUCTS[slug].values():
                 what = "cartes" if isinstance(product, Deck) else "pages"
@@ -122,11 +122,11 @@ class Command(BaseCommand):
 
     @staticmethod
     def describe(game: str, refused: PrintRefused) -> str:
-        lines = [f"Impression refusée : {len(refused.problems)} problème(s) à corriger "
+        lines = [f"Impression refusée : {len(refused.problems)} problème(s) à corriger "
                  f"d’abord ({game})."]
         for problem in refused.problems:
             target = problem.target
-            where = f"[{target.ref}] {target} : " if target is not None else ""
+            where = f"[{target.ref}] {target} : " if target is not None else ""
             lines.append(f"  - {where}{problem.message}")
         return "\n".join(lines)
 
