@@ -1,7 +1,9 @@
 """Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
+from django.utils import translation
 
 
 def _member(username: str, group: str) -> User:
@@ -56,3 +58,11 @@ def _media_in_tmp(settings, tmp_path):
 def _fast_password_hashing(settings):
     # The real hasher costs half a second a password; how passwords are hashed is not tested.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test():
+    # A request in English leaves English active in this thread: the next test would read
+    # English where the site speaks French.
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
