@@ -423,7 +423,8 @@ class BundledImage:
         return self.path
 
 
-REENCODE = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {"optimize": True}),
+# PNG at zlib's default level: "optimize" tries every filter, five times slower for 4 % less.
+REENCODE = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {}),
             "WEBP": ("webp", {"quality": 90})}
 
 
