@@ -430,8 +430,11 @@ def test_it_gives_a_title_too_long_for_one_line_a_taller_band_inside_the_safe_zo
     header = text_in(pdf, 0, (front.x, front.top - 15, front.w, 15))
     assert title in flat(header)
     assert len(header.splitlines()) == 2
-    assert all(front.inset(3.0).contains(box, tolerance=0.05)
-               for _char, _size, box in printed_chars(pdf, 0) if front.contains(box))
+    # A glyph's ink may overhang where its text starts by a fraction of a millimetre (the
+    # J of a question starting « Jarnac… »): the text itself starts 3 mm inside.
+    outside = [(char, box) for char, _size, box in printed_chars(pdf, 0)
+               if front.contains(box) and not front.inset(3.0).contains(box, tolerance=0.25)]
+    assert outside == []
 
 
 # --- the mystery pictures ------------------------------------------------------------------
