@@ -122,7 +122,7 @@ class _Encoder:
     def learn(self, canvas, value: str) -> None:
         assignments = self.font.state[canvas._doc].assignments
         for char in set(value):
-            code = assignments.get(32 if char == "\xa0" else ord(char), 0)
+            code = assignments.get(ord(char), 0)
             if code < 256:
                 self.codes[ord(char)] = canvas._escape(bytes((code,)))
 

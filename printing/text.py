@@ -49,6 +49,50 @@ def _find(name: str) -> str | None:
     return None
 
 
+# A character our texts never use: it lends the no-break space its place in a subset.
+_STAND_IN = 0x00A4  # ¤
+
+
+class Font(TTFont):
+    """A TrueType font whose no-break space is written as itself, not as a space.
+
+    ReportLab writes U+00A0 with the space's code, so the PDF's text reads a plain space
+    where French puts a no-break space (before « : »). Here the no-break space gets a code
+    of its own, drawn with the space's glyph (the font maps both to it) and read back as
+    U+00A0: ReportLab gives the code to a stand-in character, which then hands it over.
+    """
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        if "\xa0" not in text:
+            return super().splitString(text, doc, encoding)
+        code = self._no_break_code(doc)
+        pieces = []
+        for index, part in enumerate(text.split("\xa0")):
+            if index:
+                pieces.append((code >> 8, bytes((code & 0xFF,))))
+            if part:
+                pieces.extend(super().splitString(part, doc, encoding))
+        merged: list[tuple[int, bytes]] = []
+        for subset, data in pieces:
+            if merged and merged[-1][0] == subset:
+                merged[-1] = (subset, merged[-1][1] + data)
+            else:
+                merged.append((subset, data))
+        return merged
+
+    def _no_break_code(self, doc) -> int:
+        state = self.state.get(doc)
+        if state is not None and 0xA0 in state.assignments:
+            return state.assignments[0xA0]
+        super().splitString(chr(_STAND_IN), doc)
+        state = self.state[doc]
+        code = state.assignments.pop(_STAND_IN)
+        state.assignments[0xA0] = code
+        subset = state.subsets[code >> 8]
+        subset[code & 0xFF] = 0xA0
+        return code
+
+
 @lru_cache(maxsize=1)
 def fonts() -> FontSet:
     """Register the fonts once: DejaVu where the machine has it, else ReportLab's Vera."""
@@ -62,12 +106,12 @@ def fonts() -> FontSet:
         dejavu[CONDENSED] = dejavu[CONDENSED] or dejavu[REGULAR]
         dejavu[CONDENSED_BOLD] = dejavu[CONDENSED_BOLD] or dejavu[BOLD]
         for name, path in dejavu.items():
-            pdfmetrics.registerFont(TTFont(name, path))
+            pdfmetrics.registerFont(Font(name, path))
         return FontSet("DejaVu", True)
     vera = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", CONDENSED: "Vera.ttf",
             CONDENSED_BOLD: "VeraBd.ttf"}
     for name, file in vera.items():
-        pdfmetrics.registerFont(TTFont(name, file))
+        pdfmetrics.registerFont(Font(name, file))
     return FontSet("Vera", False)
 
 

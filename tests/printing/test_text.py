@@ -150,8 +150,10 @@ def test_a_machine_without_dejavu_prints_with_vera_and_no_narrow_spaces(tmp_path
     assert missing == "()"
     fonts = pypdf.PdfReader(str(path)).pages[0]["/Resources"]["/Font"].values()
     assert any("Vera" in font.get_object()["/BaseFont"] for font in fonts)
+    # Vera has no narrow no-break space: every French space is a no-break space.
     for reader in read_back(path):
-        assert reader == ["Il dit : « Oui ! » Qui ? Prix : 1 000 €"] * 2
+        assert reader == [f"Il dit{NBSP}: «{NBSP}Oui{NBSP}!{NBSP}» Qui{NBSP}? Prix{NBSP}: "
+                          f"1{NBSP}000 €"] * 2
 
 
 # --- what a printed PDF holds --------------------------------------------------------------
@@ -190,16 +192,25 @@ def test_narrow_no_break_spaces_read_back_from_the_printed_pdf(tmp_path):
             assert f"1{NNBSP}000" in line
 
 
-def test_the_space_before_a_colon_reads_back_as_one_plain_space(tmp_path):
-    # ReportLab draws U+00A0 with the space's code, so a reader gets U+0020: what matters
-    # on paper is its width, a full space, and that the line never breaks there.
+def test_the_no_break_space_before_a_colon_reads_back_as_itself(tmp_path):
+    # ReportLab alone would write U+00A0 with the space's code: a reader would get U+0020.
     path = tmp_path / "colon.pdf"
     print_lines(path, [SPOKEN, SPOKEN])
 
     for reader in read_back(path):
         for line in reader:
-            assert line.startswith("Il dit : «")
-            assert "Prix : 1" in line
+            assert line.startswith(f"Il dit{NBSP}: «")
+            assert f"Prix{NBSP}: 1" in line
+
+
+def test_a_no_break_space_prints_as_wide_as_a_space(tmp_path):
+    path = tmp_path / "widths.pdf"
+    print_lines(path, [f"a{NBSP}:", "a :"])
+    textpage = pdfium.PdfDocument(str(path))[0].get_textpage()
+    text_ = textpage.get_text_range()
+    colons = [i for i, char in enumerate(text_) if char == ":"]
+    lefts = [textpage.get_charbox(i, loose=True)[0] for i in colons]
+    assert lefts[0] == pytest.approx(lefts[1], abs=0.01)
 
 
 def test_a_narrow_space_is_narrower_than_the_space_before_a_colon():
