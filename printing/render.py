@@ -119,6 +119,7 @@ class Selected:
 
     item: Any
     source: Any = None
+    number: int = 0  # its place in the whole deck, 1 first: the same in a selection
 
 
 @dataclass
@@ -187,15 +188,17 @@ def select(product: Product, content: GameContent | None, *, include_drafts: boo
     """Return what a product prints: its content (published only, by default) or parts."""
     if not product.kind:
         items = product.items() if isinstance(product, Deck) else ()
-        return [Selected(item) for item in items]
+        return [Selected(item, None, number) for number, item in enumerate(items, start=1)]
     wanted = set(refs) if refs is not None else None
     chosen = []
+    number = 0
     for obj in _sources(product, content):
-        if wanted is not None and obj.ref not in wanted:
-            continue
         if not include_drafts and obj.status != Status.PUBLISHED:
             continue
-        chosen.append(Selected(product.to_item(content, obj), obj))
+        number += 1  # counted whether chosen or not, so a reprinted card keeps its number
+        if wanted is not None and obj.ref not in wanted:
+            continue
+        chosen.append(Selected(product.to_item(content, obj), obj, number))
     return chosen
 
 
@@ -533,8 +536,9 @@ def runs_of(products: list[Product], chosen: dict[str, list[Selected]],
             run = runs[key] = Run([])
             order.append(run)
         run.decks.append(product)
-        run.faces.extend(Face(product, entry, product.ident(number) if product.numbered else "")
-                         for number, entry in enumerate(entries, start=1))
+        run.faces.extend(Face(product, entry,
+                              product.ident(entry.number) if product.numbered else "")
+                         for entry in entries)
     return order
 
 

@@ -12,10 +12,11 @@ from django.conf import settings
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from cms.models import Question
+from cms.models import Question, Status
 from printing.products import PRODUCTS, Deck
 from printing.render import PrintOptions, PrintRefused, products_for, render
 
+from .conftest import flat
 from .physical import identifiers, is_blank, misplaced_backs, page_sizes
 
 GAMES = list(PRODUCTS)
@@ -215,3 +216,30 @@ def test_partial_last_sheets_and_odd_counts_keep_every_back_behind_its_front(
     sizes = page_sizes(path)
     if backs in ("long", "short"):
         assert len(sizes) % 2 == 0
+
+
+def test_a_card_printed_again_alone_keeps_its_number(demo, tmp_path):
+    demo("millionnaire")
+    whole = tmp_path / "whole.pdf"
+    render("millionnaire", ("questions",), PrintOptions(), out=str(whole))
+    numbers = {}
+    pdf = pdfium.PdfDocument(str(whole))
+    for page in range(0, len(pdf), 2):  # rectos: each card's question and its number
+        textpage = pdf[page].get_textpage()
+        for ident, spots in identifiers(whole).items():
+            for spot in spots:
+                if spot.page == page:
+                    left, right = (spot.x - 30) * mm, (spot.x + 30) * mm
+                    numbers[ident] = textpage.get_text_bounded(
+                        left=left, right=right, bottom=(spot.y + 2) * mm,
+                        top=(spot.y + 80) * mm)
+    chosen = list(Question.objects.filter(kind="echelle", status=Status.PUBLISHED)
+                  .order_by("ref")[5:40:15])
+    again = tmp_path / "again.pdf"
+    render("millionnaire", ("questions",), PrintOptions(), out=str(again),
+           refs=[q.ref for q in chosen])
+    reprinted = identifiers(again)
+    assert len(reprinted) == 3
+    for ident in reprinted:
+        # The same number is on the card with the same question.
+        assert any(flat(q.text)[:25] in flat(numbers[ident]) for q in chosen)
