@@ -96,7 +96,7 @@ class PrintOptions:
     def sheet_for(self, deck: Deck | None) -> SheetSpec:
         w, h = self.face_size(deck)
         backs = self.backs if deck is None or deck.has_backs else BACKS_SEPARATE
-        name = (_("« %(product)s »") % {"product": deck.label}) if deck is not None else ""
+        name = str(deck.label) if deck is not None else ""
         return SheetSpec(self.paper, w, h, bleed=self.bleed, backs=backs, gutter=self.gutter,
                          offset_x=self.offset_x, offset_y=self.offset_y,
                          marks_to_edge=self.marks_to_edge, name=name)
@@ -174,6 +174,9 @@ def products_for(game_slug: str, slugs: Sequence[str] = (),
                 "« %(product)s » s’imprime sur %(paper)s, dans un fichier à part : "
                 "imprimez-le seul.") % {"product": product.label,
                                          "paper": PAPER_NAMES.get(paper, paper)})
+        if getattr(product, "alone", False) and len(products) > 1:
+            raise SheetError(_("« %(product)s » s’imprime à part, sans autre produit.")
+                             % {"product": product.label})
     return products
 
 

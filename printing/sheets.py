@@ -252,7 +252,7 @@ class SheetSpec:
     gutter: float = DEFAULT_GUTTER
     turned: bool | None = None
     marks_to_edge: bool = False  # crop marks run to the paper's edge, for a paper trimmer
-    name: str = ""  # what the faces are, for a refusal: « les fiches « Étoile » »
+    name: str = ""  # what the faces are, for a refusal: « Fiches « Étoile mystérieuse » »
 
     def __post_init__(self):
         paper_size(self.paper)
@@ -266,33 +266,35 @@ class SheetSpec:
                              % {"max": f"{MAX_GUTTER:g}"})
         if self.face_w <= 0 or self.face_h <= 0:
             raise SheetError("Une carte a une largeur et une hauteur.")
-        if abs(self.offset_x) > MAX_OFFSET or abs(self.offset_y) > MAX_OFFSET:
+        # Written so that NaN, which compares false to everything, is refused too.
+        if not (abs(self.offset_x) <= MAX_OFFSET and abs(self.offset_y) <= MAX_OFFSET):
             raise SheetError(_("Le décalage du verso va de −%(max)s à %(max)s mm.")
                              % {"max": f"{MAX_OFFSET:g}"})
         if self.layout is None:
             raise SheetError(self._refusal())
 
     def _refusal(self) -> str:
-        """Say why nothing fits, and what the maker can change."""
-        what = self.name or _("une carte")
+        """Say why nothing fits, and each change that alone would make it fit."""
+        what = self.name or _("Une carte")
         params = {"what": what, "w": f"{self.face_w:g}", "h": f"{self.face_h:g}",
                   "paper": PAPER_NAMES.get(self.paper, self.paper)}
-        changes = []
-        if self.bleed or self.gutter > DEFAULT_GUTTER:
-            changes.append(_("réduisez le fond perdu et l’espace entre les cartes"))
-        if self.offset_x or self.offset_y:
-            changes.append(_("réduisez le décalage des versos"))
-        if self.backs == BACKS_FOLD:
-            changes.append(_("choisissez un recto verso ou « tous les rectos, puis tous les "
-                             "versos » au lieu du pliage"))
-        for paper in DECK_PAPERS:
-            if paper != self.paper and self._unchecked(paper=paper).layout is not None:
-                changes.append(_("imprimez sur %(paper)s") % {"paper": PAPER_NAMES[paper]})
-        message = _("Impossible de placer %(what)s (%(w)s × %(h)s mm) sur une feuille "
+        candidates = [
+            ({"bleed": 0.0, "gutter": min(self.gutter, DEFAULT_GUTTER)},
+             _("réduisez le fond perdu et l’espace entre les cartes")),
+            ({"offset_x": 0.0, "offset_y": 0.0}, _("réduisez le décalage des versos")),
+            ({"backs": BACKS_LONG}, _("choisissez un recto verso ou « tous les rectos, puis "
+                                      "tous les versos » au lieu du pliage")),
+            *(({"paper": paper}, _("imprimez sur %(paper)s") % {"paper": PAPER_NAMES[paper]})
+              for paper in DECK_PAPERS if paper != self.paper),
+        ]
+        changes = [str(advice) for change, advice in candidates
+                   if any(getattr(self, name) != value for name, value in change.items())
+                   and self._unchecked(**change).layout is not None]
+        message = _("%(what)s : %(w)s × %(h)s mm, impossible à placer sur une feuille "
                     "%(paper)s avec ces réglages.") % params
         if changes:
             message += " " + _("Pour l’imprimer : %(changes)s.") % {
-                "changes": _(" ou ").join(str(c) for c in changes)}
+                "changes": _(" ou ").join(changes)}
         return message
 
     def _unchecked(self, **changes) -> SheetSpec:

@@ -11,29 +11,37 @@ what every mode takes.
 
 from __future__ import annotations
 
-import dataclasses
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reportlab.lib.units import mm
 
 from ..draw import Pen
-from ..sheets import BACKS_FOLD, BACKS_SHORT, Matrix, Rect, flip_map, translate
+from ..sheets import (
+    BACKS_FOLD,
+    BACKS_SEPARATE,
+    BACKS_SHORT,
+    Matrix,
+    Rect,
+    SheetError,
+    flip_map,
+    translate,
+)
 from ..text import BOLD, MIN_SIZE
 from .base import Page, Sheets
 from .style import GREY, INK, PAGE_MARGIN
 
 RULER_HALF = 5  # mm either side of zero
-CROSS_HALF = 9.0
 ARM = 7.0  # from a target's centre to its rulers
+CROSS_HALF = ARM + RULER_HALF + 1.5  # a cross reaches its rulers however far off it lands
 GAUGE = 100.0  # mm: the scale check
+CUE_WIDTH = 80.0  # mm: the flip cue's messages on the verso
 RED = "#c8102e"
 GREEN = "#1e7b34"
 
 
 def targets(w: float, h: float) -> list[tuple[float, float]]:
-    """Return the target centres: the middle and near each corner of the page's lower part."""
-    side, bottom, top = 32.0, 30.0, 150.0  # instructions, gauge and cue fill the top
+    """Return the target centres: the middle of the page and near its four corners."""
+    side, bottom, top = 32.0, 30.0, 114.0  # instructions, gauge and cue fill the top
     return [(w / 2, (bottom + h - top) / 2), (side, bottom), (w - side, bottom),
             (side, h - top), (w - side, h - top)]
 
@@ -85,7 +93,7 @@ def gauge(pen: Pen, x: float, y: float) -> None:
 
 
 def cue_box(w: float, h: float) -> Rect:
-    return Rect(PAGE_MARGIN, h - 122, w - 2 * PAGE_MARGIN, 14)
+    return Rect(PAGE_MARGIN, h - 90, w - 2 * PAGE_MARGIN, 14)
 
 
 def ruler(pen: Pen, x: float, y: float, *, vertical: bool, sign: int) -> None:
@@ -116,11 +124,22 @@ def ruler(pen: Pen, x: float, y: float, *, vertical: bool, sign: int) -> None:
             pen.centred(label, x + at, y + 6.5 + stagger, size=MIN_SIZE, fill=INK)
 
 
+def millimetres(value: float) -> str:
+    """Return « 1,5 » or « −1 »: a number of mm as French writes it."""
+    return f"{value:g}".replace(".", ",").replace("-", "−")
+
+
 def front_page(pen: Pen, options) -> None:
-    offsets = {"x": f"{options.offset_x:g}", "y": f"{options.offset_y:g}"}
+    offsets = {"x": millimetres(options.offset_x), "y": millimetres(options.offset_y)}
+    if options.backs == BACKS_SEPARATE:
+        first = _("1. Imprimez la page 1 à 100 %, remettez la feuille dans le bac en la "
+                  "retournant autour de son grand bord, imprimez la page 2 : comme vos "
+                  "cartes en « tous les rectos, puis tous les versos », avec leurs décalages.")
+    else:
+        first = _("1. Imprimez cette feuille recto verso, à 100 %, avec les réglages de vos "
+                  "cartes : même bord de retournement, mêmes décalages.")
     bottom = _title(pen, _("Calibrage recto verso — recto"), [
-        _("1. Imprimez cette feuille recto verso, à 100 %, avec les réglages de vos cartes "
-          "(même bord de retournement, mêmes décalages)."),
+        first,
         _("2. Mesurez le trait de 100 mm ci-dessous."),
         _("3. Lisez le cadre « Bord de retournement » par transparence."),
         _("4. Regardez la feuille devant une fenêtre, ce côté face à vous : chaque croix du "
@@ -128,10 +147,10 @@ def front_page(pen: Pen, options) -> None:
           "passe son trait vertical (X), sur la règle verticale celui où passe son trait "
           "horizontal (Y)."),
         _("5. Ajoutez ces nombres aux décalages déjà saisis (ici X = %(x)s mm, Y = %(y)s mm) "
-          "et saisissez le résultat ; ils valent pour tous les modes de dos. 0 partout : "
-          "l’imprimante est alignée.") % offsets,
+          "et saisissez le résultat pour ce mode de dos ; un autre mode se mesure sur sa "
+          "propre feuille. 0 partout : l’imprimante est alignée.") % offsets,
     ])
-    gauge(pen, PAGE_MARGIN, bottom - 8)
+    gauge(pen, PAGE_MARGIN, bottom - 9)
     box = cue_box(pen.w, pen.h)
     pen.dashed_rect(box, stroke=INK)
     pen.text(_("Bord de retournement : derrière ce cadre, le verso doit dire « bon bord », "
@@ -146,24 +165,27 @@ def front_page(pen: Pen, options) -> None:
 
 def back_page(pen: Pen, options) -> None:
     w, h = pen.w, pen.h
-    _title(pen, _("Calibrage recto verso — verso"), [
-        _("Ce côté ne se lit pas : regardez le recto par transparence."),
-    ])
+    # Between the crosses, whichever way the sheet turns: they must show through clearly.
+    pen.text(_("Calibrage recto verso — verso. Ce côté ne se lit pas : regardez le recto "
+               "par transparence."), Rect(PAGE_MARGIN, h - 66, w - 2 * PAGE_MARGIN, 6),
+             size=9, font=BOLD, fill=GREY, align="centre", valign="middle", label="titre")
     flip = _flip(options, w, h)
     box = cue_box(w, h)
     # Behind the recto's cue as the chosen flip puts it; where the other flip would put it,
     # drawn upside down, so that a wrong flip reads upright there instead.
-    cx, cy = flip(*box.centre)
-    pen.text(_("✓ bon bord"), Rect(cx - 40, cy - 5, 80, 10), size=14, font=BOLD, fill=GREEN,
-             align="centre", valign="middle", label="bon bord")
+    # Behind the frame's left part: turned the wrong way, the message lands clear of the
+    # middle target's cross.
+    cx, cy = flip(box.x + CUE_WIDTH / 2 + 5, box.centre[1])
+    pen.text(_("✓ bon bord"), Rect(cx - CUE_WIDTH / 2, cy - 5, CUE_WIDTH, 10), size=14,
+             font=BOLD, fill=GREEN, align="centre", valign="middle", label="bon bord")
     wx, wy = w - cx, h - cy
     c = pen.canvas
     c.saveState()
     c.translate(wx * mm, wy * mm)
     c.rotate(180)
     pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
-             Rect(-70, -5, 140, 10), size=11, font=BOLD, fill=RED, align="centre",
-             valign="middle", label="mauvais bord")
+             Rect(-CUE_WIDTH / 2, -6, CUE_WIDTH, 12), size=10, min_size=10, font=BOLD, fill=RED,
+             align="centre", valign="middle", label="mauvais bord")
     pen.flush()
     c.restoreState()
     for x, y in targets(w, h):
@@ -174,7 +196,9 @@ def back_page(pen: Pen, options) -> None:
 
 def calibration_pages(options, items) -> list[Page]:
     if options.backs == BACKS_FOLD:
-        options = dataclasses.replace(options, backs="long")
+        raise SheetError(_("La feuille de calibrage mesure un recto verso : choisissez un "
+                           "retournement bord long ou bord court, ou « tous les rectos, puis "
+                           "tous les versos ». Le pliage n’a pas de décalage à mesurer."))
     return [Page(lambda pen: front_page(pen, options)),
             Page(lambda pen: back_page(pen, options))]
 

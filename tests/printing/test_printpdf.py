@@ -238,3 +238,24 @@ def test_text_too_long_for_mini_cards_is_refused_with_a_larger_size_to_choose(db
     (problem,) = refused.value.problems
     assert problem.target == question
     assert "format poker ou tarot" in problem.message
+
+
+def test_the_calibration_sheet_prints_alone_and_not_for_a_fold(db):
+    with pytest.raises(SheetError) as refused:
+        render("the-mind", ("calibrage", "nombres"), PrintOptions(), out=io.BytesIO())
+    assert "à part" in str(refused.value)
+    with pytest.raises(SheetError) as refused:
+        render("the-mind", ("calibrage",), PrintOptions(backs="fold"), out=io.BytesIO())
+    assert "recto verso" in str(refused.value)
+
+
+@pytest.mark.parametrize("option", ["--offset-x", "--offset-y", "--bleed", "--gutter"])
+def test_a_number_that_is_not_one_is_refused_in_french(db, option, tmp_path):
+    with pytest.raises(CommandError) as refused:
+        printpdf("the-mind", "nombres", option, "nan", "--out", str(tmp_path / "x.pdf"))
+    assert " va de " in str(refused.value)
+
+
+def test_an_output_folder_gets_the_usual_file_name(db, tmp_path):
+    printpdf("the-mind", "vies", "--out", str(tmp_path))
+    assert (tmp_path / "the-mind-a4-poker.pdf").exists()

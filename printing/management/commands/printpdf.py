@@ -80,7 +80,10 @@ class Command(BaseCommand):
                 marks_to_edge=options["crop_marks_to_edge"])
         except SheetError as error:
             raise CommandError(str(error)) from None
-        out = options["out"] or Path(f"{game}-{print_options.paper}-{print_options.card}.pdf")
+        name = f"{game}-{print_options.paper}-{print_options.card}.pdf"
+        out = options["out"] or Path(name)
+        if out.is_dir():
+            out = out / name  # a folder: the usual name, in it
         out = out.resolve()
         if not out.parent.is_dir():
             raise CommandError(f"Dossier introuvable : {out.parent}.")
