@@ -142,9 +142,10 @@ def test_a_wrong_flip_edge_shows_behind_the_cue(db, tmp_path, backs):
     verso = pdf[1].get_textpage()
 
     def text_behind(flip):
-        x, y = behind(flips[flip], (w, h), cx, cy)
-        return verso.get_text_bounded(left=(x - 60) * mm, right=(x + 60) * mm,
-                                      bottom=(y - 12) * mm, top=(y + 12) * mm)
+        # The frame runs across the page: whatever lies behind it, edge to edge.
+        _x, y = behind(flips[flip], (w, h), cx, cy)
+        return verso.get_text_bounded(left=10 * mm, right=(w - 10) * mm,
+                                      bottom=(y - 7) * mm, top=(y + 7) * mm)
 
     assert "bon bord" in text_behind(backs)
     assert "mauvais bord" in text_behind(other)
