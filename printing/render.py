@@ -702,7 +702,9 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     writer = Writer(out, title=f"{game.name} — {labels}",
                     subject=_("Plateau, à imprimer à 100 % et découper"), options=options,
                     game_slug=game_slug, progress=progress, total=total)
-    result = Result(products=[p.slug for p in products], items=items)
+    # A deck with nothing to print is not said to be printed.
+    result = Result(products=[p.slug for p in products
+                              if isinstance(p, Sheets) or chosen[p.slug]], items=items)
     with _set_aside():
         for part in runs_of(products, chosen, options):
             if isinstance(part, Run):

@@ -259,3 +259,13 @@ def test_a_number_that_is_not_one_is_refused_in_french(db, option, tmp_path):
 def test_an_output_folder_gets_the_usual_file_name(db, tmp_path):
     printpdf("the-mind", "vies", "--out", str(tmp_path))
     assert (tmp_path / "the-mind-a4-poker.pdf").exists()
+
+
+def test_the_command_names_only_the_products_it_printed(db, tmp_path):
+    ladder("Quelle est la capitale de la France ?")
+    out, _err = printpdf("millionnaire", "questions", "reponses", "--out",
+                         str(tmp_path / "m.pdf"))
+    assert "(questions, reponses)" in out
+    # No duel is published: only the banknotes print, and only they are named.
+    out, _err = printpdf("douze-coups", "duels", "billets", "--out", str(tmp_path / "d.pdf"))
+    assert "(billets)" in out
