@@ -450,7 +450,8 @@ class Writer:
         m = placement.matrix
         c._code.append(f"q {fp_str(m.a, m.b, m.c, m.d, m.e * mm, m.f * mm)} cm")
         pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms,
-                        numbered=bool(ident), round_face=getattr(product, "round_face", False))
+                        numbered=bool(ident),
+                        round_face=product is not None and product.round_face)
         if shared is not None:
             pen.reuse(*shared)
         if draw is not None:

@@ -54,7 +54,6 @@ DEFAULT_GUTTER = 2.0  # white paper between two cards' bleeds: a miscut shows no
 MAX_OFFSET = 10.0  # back offset, mm either way
 # Home printers do not print the last few millimetres of a sheet: nothing goes there.
 EDGE = 4.0
-MIN_MARGIN = EDGE
 CROP_MARK_GAP = 1.0  # between a bleed edge and the start of a crop mark
 CROP_MARK_LENGTH = 3.0
 LABEL_BAND = 3.0  # the sheet's label: game, product, "feuille 3/7", recto or verso
@@ -508,10 +507,6 @@ class SheetSpec:
     def bleed_box(self, *, backs: bool = False) -> Rect:
         return self.boxes(self.per_page, backs=backs)[1]
 
-    @property
-    def safe_inset(self) -> float:
-        return SAFE_INSET
-
 
 def pages_needed(count: int, per_page: int) -> int:
     return -(-count // per_page) if count else 0
@@ -552,7 +547,7 @@ class TileSpec:
     def printable(self) -> tuple[float, float]:
         w, h = self.page_size
         # Room for the assembly marks and labels around each tile.
-        return (w - 2 * (MIN_MARGIN + 8), h - 2 * (MIN_MARGIN + 8))
+        return (w - 2 * (EDGE + 8), h - 2 * (EDGE + 8))
 
     def _count(self, printable: float) -> int:
         if self.size <= printable:

@@ -46,11 +46,6 @@ def targets(w: float, h: float) -> list[tuple[float, float]]:
             (side, h - top), (w - side, h - top)]
 
 
-def behind(x: float, y: float, w: float, h: float, backs: str) -> tuple[float, float]:
-    """Return where a point of the recto lies on the verso, as the verso page is drawn."""
-    return flip_map(backs, w, h)(x, y)
-
-
 def _flip(options, w: float, h: float) -> Matrix:
     backs = BACKS_SHORT if options.backs == BACKS_SHORT else "long"
     return flip_map(backs, w, h).then(translate(options.offset_x, options.offset_y))
@@ -214,4 +209,4 @@ CALIBRATION = Sheets(
     alone=True,
 )
 
-__all__ = ["CALIBRATION", "behind", "reading_signs", "targets"]
+__all__ = ["CALIBRATION", "reading_signs", "targets"]
