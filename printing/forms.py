@@ -71,8 +71,8 @@ GUTTER_HELP = interpolate(_(
     "De 0 à %(max)s mm de papier blanc entre deux cartes : une coupe un peu à côté ne montre "
     "pas la voisine."), {"max": f"{MAX_GUTTER:g}"})
 OFFSET_HELP = interpolate(_(
-    "De −%(max)s à %(max)s mm, vu du côté verso : ce que donne la feuille de calibrage, pour "
-    "tous les modes de dos."), {"max": f"{MAX_OFFSET:g}"})
+    "De −%(max)s à %(max)s mm, vu du côté verso : ce que donne la feuille de calibrage "
+    "imprimée dans ce mode de dos."), {"max": f"{MAX_OFFSET:g}"})
 
 
 class PrintForm(forms.Form):
