@@ -1,5 +1,7 @@
 """The editors' admin site, organised by game, with a problems report and a rules sheet."""
 
+from dataclasses import fields
+
 from django.contrib import admin
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.core.exceptions import PermissionDenied
@@ -135,7 +137,8 @@ class PlateauAdminSite(admin.AdminSite):
         game = self._game(slug)
         ladder = [(step, euros(step.amount), euros(game.fallback_amount(step.number)))
                   for step in game.ladder]
-        scoring = [(key, describe_value(value, game.labels)) for key, value in game.scoring.items()]
+        scoring = [(f.name, describe_value(getattr(game.rules, f.name), game.labels))
+                   for f in fields(game.rules)] if game.rules is not None else []
         context = {**self.each_context(request), "game": game, "title": game.name,
                    "ladder": ladder, "scoring": scoring}
         return TemplateResponse(request, "admin/cms/game.html", context)

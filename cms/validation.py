@@ -248,7 +248,7 @@ def _difficulty_order(p: Problem) -> str:
 
 def _slot_difficulty_order(p: Problem) -> str:
     a = p.args
-    formats = GAMES[p.game].scoring["formats"]
+    formats = GAMES[p.game].rules.formats
     return _(
         "%(kind)s : les questions %(harder)s (difficulté moyenne %(h)s) sont plus "
         "faciles que les questions %(easier)s (difficulté moyenne %(e)s)."
@@ -452,7 +452,7 @@ def _check_strictly_increasing(card: Card, questions: list[Question]) -> list[Pr
 
 def _check_slot_formats(card: Card, questions: list[Question]) -> list[Problem]:
     """Check that DUO slots are no harder than CARRÉ ones, and CARRÉ no harder than CASH."""
-    formats = card.game.scoring["formats"]  # in play order; other slots (a pool) don't count
+    formats = card.game.rules.formats  # in play order; other slots (a pool) don't count
     groups: dict[str, list[int]] = {slug: [] for slug in formats}
     for fmt, question in zip(card.spec.slot_formats, questions, strict=False):
         if fmt in groups:

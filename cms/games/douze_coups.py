@@ -1,5 +1,8 @@
 """Les 12 Coups de Midi: 2 to 4 players, four rounds and a mystery star."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.utils.translation import gettext_lazy as _
 
 from .spec import (
@@ -9,11 +12,66 @@ from .spec import (
     ContentKind,
     GameSpec,
     Players,
+    SpecError,
 )
 
 # Duel pairs share a colour; the name is stored, the hex is what printing uses.
 DUEL_COLOURS = {name: PALETTE[name] for name in (
     "rouge", "bleu", "vert", "jaune", "violet", "orange", "rose", "turquoise")}
+
+# Who faces whom in the coup fatal, by the number of players left.
+PAIRING_ONE_DUEL = "one-duel"  # 2 players: one face-à-face
+PAIRING_RICHEST_THEN_WINNER = "richest-then-winner"  # 3: the two richest, then winner v. third
+PAIRING_POOREST_PICKS = "poorest-picks"  # 4: the poorest picks an opponent, the others face
+
+
+@dataclass(frozen=True)
+class DouzeCoupsRules:
+    """The numbers of Les 12 Coups de Midi."""
+
+    start_money: int
+    start_notes: tuple[int, ...]
+    duel_stake: int  # paid between provoker and provoked
+    face_a_face_stake: int  # paid by the one whose clock runs out
+    face_a_face_seconds: int  # each player's clock in the coup fatal
+    face_a_face_pairings: Mapping[int, str]  # by the number of players
+    coup_de_maitre_questions: int
+    coup_de_maitre_gain: int  # from the bank, for each right answer
+    etoile_jackpot: int
+    errors_before_duel: int  # green → orange → red
+    large_panels: int  # opened by a right answer in the coup de maître
+    small_panels: int  # opened by a wrong one
+    large_panel_width: float  # share of the image's width the large panels take (left)
+    banknotes: Mapping[int, int]  # value → count in the box
+    duel_colours: Mapping[str, str]
+
+    def __post_init__(self):
+        if sum(self.start_notes) != self.start_money:
+            raise SpecError("douze-coups: the starting notes must make the starting money")
+        if self.large_panels != self.small_panels:
+            raise SpecError("douze-coups: each large panel sits beside a small one")
+        if not 0 < self.large_panel_width < 1:
+            raise SpecError("douze-coups: the large panels take part of the image's width")
+
+
+RULES = DouzeCoupsRules(
+    start_money=10_000,
+    start_notes=(5_000, 2_000, 2_000, 1_000),
+    duel_stake=3_000,
+    face_a_face_stake=3_000,
+    face_a_face_seconds=60,
+    face_a_face_pairings={2: PAIRING_ONE_DUEL, 3: PAIRING_RICHEST_THEN_WINNER,
+                          4: PAIRING_POOREST_PICKS},
+    coup_de_maitre_questions=5,
+    coup_de_maitre_gain=3_000,
+    etoile_jackpot=10_000,
+    errors_before_duel=2,
+    large_panels=7,
+    small_panels=7,
+    large_panel_width=0.7,
+    banknotes={10_000: 1, 5_000: 4, 2_000: 15, 1_000: 10},
+    duel_colours=DUEL_COLOURS,
+)
 
 SPEC = GameSpec(
     slug="douze-coups",
@@ -88,19 +146,7 @@ SPEC = GameSpec(
             full_game=1,
         ),
     ),
-    scoring={
-        "start_money": 10_000,
-        "start_notes": (5_000, 2_000, 2_000, 1_000),
-        "duel_stake": 3_000,
-        "face_a_face_stake": 3_000,
-        "coup_de_maitre_gain": 3_000,
-        "etoile_jackpot": 10_000,
-        "errors_before_duel": 2,
-        "large_panels": 7,
-        "small_panels": 7,
-        "banknotes": {10_000: 1, 5_000: 4, 2_000: 15, 1_000: 10},
-        "duel_colours": DUEL_COLOURS,
-    },
+    rules=RULES,
     summary=_("Quatre manches, deux duels et l’étoile mystérieuse : le plus riche devient "
               "Maître de Midi."),
 )

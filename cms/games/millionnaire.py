@@ -1,8 +1,11 @@
 """Qui veut gagner des millions ?: a 15-step prize ladder, three safe levels, three jokers."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.utils.translation import gettext_lazy as _
 
-from .spec import UNIT_QUESTION, ContentKind, GameSpec, LadderStep, Players
+from .spec import UNIT_QUESTION, ContentKind, GameSpec, LadderStep, Players, SpecError
 
 AMOUNTS = (200, 300, 500, 800, 1_500, 3_000, 6_000, 12_000, 24_000, 48_000,
            72_000, 100_000, 150_000, 300_000, 1_000_000)
@@ -28,6 +31,41 @@ JOKERS = {
     "ami": _("Coup de fil à un ami"),
 }
 
+
+
+@dataclass(frozen=True)
+class MillionnaireRules:
+    """The jokers of Qui veut gagner des millions ? (the ladder is the spec's own)."""
+
+    jokers: Mapping[str, str]  # slug → label; each once per game
+    fifty_fifty_removes: int  # wrong answers the 50:50 takes away
+    # The simulated audience and friend are right this often at the first and last step,
+    # in a straight line between.
+    audience_accuracy: tuple[float, float]
+    friend_accuracy: tuple[float, float]
+    public_tries_two_players: int  # two-player variant: the public joker gives this many tries
+    friend_tries_two_players: int
+
+    def __post_init__(self):
+        for low, high in (self.audience_accuracy, self.friend_accuracy):
+            if not 0 <= high <= low <= 1:
+                raise SpecError("millionnaire: a joker's accuracy falls as the step rises")
+
+    def accuracy(self, joker: str, step: int, steps: int) -> float:
+        """Return how often the audience or the friend is right at this step."""
+        first, last = self.audience_accuracy if joker == "public" else self.friend_accuracy
+        return first + (last - first) * (step - 1) / max(steps - 1, 1)
+
+
+RULES = MillionnaireRules(
+    jokers=JOKERS,
+    fifty_fifty_removes=2,
+    audience_accuracy=(0.9, 0.4),
+    friend_accuracy=(0.85, 0.5),
+    public_tries_two_players=3,
+    friend_tries_two_players=2,
+)
+
 SPEC = GameSpec(
     slug="millionnaire",
     name="Qui veut gagner des millions ?",
@@ -47,10 +85,7 @@ SPEC = GameSpec(
         ),
     ),
     ladder=LADDER,
-    scoring={
-        "jokers": JOKERS,
-        "two_player_tries": {"public": 3, "ami": 2},
-    },
+    rules=RULES,
     summary=_("Quinze questions vers le million, trois paliers, trois jokers."),
 )
 

@@ -1,20 +1,32 @@
 """Le jeu du Minotaure: flick marbles through a circular labyrinth."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.utils.translation import gettext_lazy as _
 
 from .spec import PALETTE, GameSpec, Players
 
 COLOURS = dict(PALETTE)  # ten prisoner marbles, one per colour
 
+
+
+@dataclass(frozen=True)
+class MinotaureRules:
+    """The pieces of Le jeu du Minotaure (the board is cms.games.labyrinth's)."""
+
+    colours: Mapping[str, str]  # prisoner marble colours, by French name
+    prisoners: int
+    thesee_cards: int
+    ariane_cards: int
+
+
+RULES = MinotaureRules(colours=COLOURS, prisoners=10, thesee_cards=10, ariane_cards=10)
+
 SPEC = GameSpec(
     slug="minotaure",
     name="Le jeu du Minotaure",
     players=Players(minimum=3, maximum=10, coverage=10),
-    scoring={
-        "colours": COLOURS,
-        "prisoners": 10,
-        "thesee_cards": 10,
-        "ariane_cards": 10,
-    },
+    rules=RULES,
     summary=_("Pichenettes et bluff : le dernier prisonnier dans le labyrinthe gagne."),
 )

@@ -1,5 +1,8 @@
 """Tout le monde veut prendre sa place: DUO, CARRÉ or CASH against the Champion."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from django.utils.translation import gettext_lazy as _
 
 from .spec import ORDER_BY_SLOT_FORMAT, AnswerFormat, ContentKind, GameSpec, Players
@@ -16,6 +19,35 @@ COMPET_SLOTS = ("duo",) * 3 + ("carre",) * 3 + ("cash",) * 3 + ("super-cash",) *
 
 # Every question can be played in the three formats: 1 right + 3 wrong, and a free answer.
 _QUESTION = {"propositions": 4, "right": 1, "free_answer": True}
+
+
+
+@dataclass(frozen=True)
+class PrendreSaPlaceRules:
+    """The numbers of Tout le monde veut prendre sa place."""
+
+    formats: Mapping[str, AnswerFormat]  # in play order: DUO, CARRÉ, CASH
+    qualifs_questions: int  # per challenger
+    qualifs_track: tuple[int, int]
+    compet_starts: tuple[int, ...]  # best Qualifs score first; the others on the last
+    compet_played: int  # questions 1-9 of the card, in order
+    super_cash_points: int  # +5 right, -5 wrong
+    super_cash_pool: tuple[int, ...]  # question numbers on a Compet' card
+    defi_themes_drawn: int  # the Champion picks one among these
+    defi_questions: int  # to the Challenger, then to the Champion
+
+
+RULES = PrendreSaPlaceRules(
+    formats=FORMATS,
+    qualifs_questions=2,
+    qualifs_track=(1, 10),
+    compet_starts=(-1, -2, -3),
+    compet_played=9,
+    super_cash_points=SUPER_CASH_POINTS,
+    super_cash_pool=SUPER_CASH_POOL,
+    defi_themes_drawn=4,
+    defi_questions=6,
+)
 
 SPEC = GameSpec(
     slug="prendre-sa-place",
@@ -50,12 +82,6 @@ SPEC = GameSpec(
             **_QUESTION,
         ),
     ),
-    scoring={
-        "formats": FORMATS,
-        "super_cash_points": SUPER_CASH_POINTS,
-        "super_cash_pool": SUPER_CASH_POOL,
-        "qualifs_track": (1, 10),
-        "compet_starts": (-1, -2, -3),
-    },
+    rules=RULES,
     summary=_("Qualifs, Compet’ et Défi : battre le Champion ou garder sa place."),
 )

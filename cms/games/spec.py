@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass
 
 from django.utils.translation import gettext_lazy as _
 
@@ -142,8 +142,9 @@ class GameSpec:
     players: Players
     kinds: tuple[ContentKind, ...] = ()
     ladder: tuple[LadderStep, ...] = ()
-    scoring: dict = field(default_factory=dict)
-    labels: dict = field(default_factory=dict)  # French words for identifiers in `scoring`
+    # The game's numbers (money, points, lives, pairings…) as its own frozen dataclass.
+    rules: object = None
+    labels: dict = field(default_factory=dict)  # French words for identifiers in `rules`
     summary: str = ""
 
     def __post_init__(self):
@@ -159,6 +160,9 @@ class GameSpec:
         amounts = [s.amount for s in self.ladder]
         if amounts != sorted(set(amounts)):
             raise SpecError(f"{self.slug}: ladder amounts must rise")
+        if self.rules is not None and not (is_dataclass(self.rules)
+                                           and self.rules.__dataclass_params__.frozen):
+            raise SpecError(f"{self.slug}: rules must be a frozen dataclass")
 
     def kind(self, slug: str) -> ContentKind:
         for kind in self.kinds:

@@ -54,7 +54,7 @@ from .style import (
 GAME = "douze-coups"
 POINTS_PER_MM = 72 / 25.4
 RED = GAME_COLOURS[GAME]
-SCORING = SPEC.scoring
+RULES = SPEC.rules
 
 RIGHT_INK = PALETTE["vert"]
 RIGHT_TINT = "#e2f3e5"
@@ -801,11 +801,11 @@ def fiche_areas(w: float = FICHE_SIZE[0], h: float = FICHE_SIZE[1]) -> FicheArea
     # A square image area: the mystery pictures are square.
     image = Rect(margin, answer.top + gap, inner_w, inner_w)
     header = Rect(margin, image.top + gap, inner_w, h - margin - image.top - gap)
-    rows = SCORING["large_panels"]
-    if SCORING["small_panels"] != rows:
+    rows = RULES.large_panels
+    if RULES.small_panels != rows:
         raise ValueError("the tableau pairs each large panel with a small one")
     row_h = image.h / rows
-    large_w = round(image.w * 0.7, 2)
+    large_w = round(image.w * RULES.large_panel_width, 2)
     large = tuple(Rect(image.x, image.top - (i + 1) * row_h, large_w, row_h)
                   for i in range(rows))
     small = tuple(Rect(image.x + large_w, r.y, image.w - large_w, row_h) for r in large)
@@ -1095,7 +1095,7 @@ class Banknote:
 
 def banknotes() -> list[Banknote]:
     """Return the box's notes, the biggest first."""
-    counts = SCORING["banknotes"]
+    counts = RULES.banknotes
     return [Banknote(value, n) for value in sorted(counts, reverse=True)
             for n in range(1, counts[value] + 1)]
 
@@ -1188,22 +1188,22 @@ def token_back(pen: Pen) -> None:
 
 def rules_sections() -> list[tuple[str, list[str]]]:
     """Return the summary's sections: a title and its points, in French, numbers from SPEC."""
-    s = SCORING
-    notes = " + ".join(amount(v) for v in s["start_notes"])
-    stake = amount(s["duel_stake"])
+    s = RULES
+    notes = " + ".join(amount(v) for v in s.start_notes)
+    stake = amount(s.duel_stake)
     return [
         (_("Le but"), [
             _("De 2 à 4 joueurs. Répondez juste, gagnez de l’argent : à la fin, le joueur le "
               "plus riche devient « Maître de Midi ». Deviner l’étoile mystérieuse rapporte "
               "%(jackpot)s et fait gagner la partie sur-le-champ.") % {
-                "jackpot": amount(s["etoile_jackpot"])},
+                "jackpot": amount(s.etoile_jackpot)},
         ]),
         (_("Le matériel"), [
             _("Les cartes coup d’envoi, duel, coup fatal et coup de maître ; les fiches coup "
               "par coup et étoile mystérieuse ; le tableau révélateur et la fiche cache ; "
               "%(notes)s billets ; "
               "%(stars)s étoiles pupitres et %(stars)s jetons étoile.") % {
-                "notes": sum(s["banknotes"].values()), "stars": SPEC.players.maximum},
+                "notes": sum(s.banknotes.values()), "stars": SPEC.players.maximum},
             _("Le tableau révélateur se pose exactement sur une fiche : évidez sa fenêtre, "
               "découpez ses volets le long des tirets et pliez-les le long des pointillés. "
               "La fiche cache couvre la fiche pendant qu’on pose le tableau dessus."),
@@ -1217,7 +1217,7 @@ def rules_sections() -> list[tuple[str, list[str]]]:
             _("Tirez une paire de cartes Duel au hasard (même titre, même couleur) ; rangez "
               "les autres."),
             _("Chacun reçoit %(start)s : %(notes)s. Le reste forme la banque.") % {
-                "start": amount(s["start_money"]), "notes": notes},
+                "start": amount(s.start_money), "notes": notes},
         ]),
         (_("1re manche : le coup d’envoi"), [
             _("Le plus jeune commence et choisit un numéro de 1 à 4. Son voisin de gauche "
@@ -1225,7 +1225,7 @@ def rules_sections() -> list[tuple[str, list[str]]]:
               "l’une visible, l’autre cachée, dévoilée après le choix."),
             _("Bonne réponse : au suivant. Mauvaise réponse : le jeton orange couvre "
               "l’étoile verte. À la %(n)se erreur, l’étoile devient rouge : le joueur perd "
-              "la manche et provoque un duel.") % {"n": s["errors_before_duel"]},
+              "la manche et provoque un duel.") % {"n": s.errors_before_duel},
         ]),
         (_("Le duel"), [
             _("Le joueur rouge choisit son adversaire. Le provoqué lit le titre de la paire "
@@ -1252,7 +1252,7 @@ def rules_sections() -> list[tuple[str, list[str]]]:
               "donne une bonne réponse ; il le couche alors et le sablier de l’autre "
               "coule."),
             _("Le premier dont le temps est écoulé paie %(stake)s à l’autre.") % {
-                "stake": amount(s["face_a_face_stake"])},
+                "stake": amount(s.face_a_face_stake)},
             _("À 2 joueurs : un face-à-face. À 3 : les deux plus riches, puis le vainqueur "
               "contre le troisième. À 4 : le plus pauvre choisit son adversaire (égalité : "
               "le plus jeune choisit), les deux autres s’affrontent."),
@@ -1266,11 +1266,11 @@ def rules_sections() -> list[tuple[str, list[str]]]:
               "propositions, 2 visibles et 1 cachée.") % {"first": 1, "last": 5},
             _("Bonne réponse : %(gain)s de la banque et un grand volet s’ouvre. Mauvaise "
               "réponse : un petit volet s’ouvre.") % {
-                "gain": amount(s["coup_de_maitre_gain"])},
+                "gain": amount(s.coup_de_maitre_gain)},
             _("À tout moment, même hors de son tour, un joueur peut proposer l’étoile : il "
               "soulève en secret le volet du bas. Juste : %(jackpot)s et il gagne la partie. "
               "Faux : il est éliminé. Après la 5e question sans bonne réponse, personne ne "
-              "gagne les %(jackpot)s.") % {"jackpot": amount(s["etoile_jackpot"])},
+              "gagne les %(jackpot)s.") % {"jackpot": amount(s.etoile_jackpot)},
         ]),
         (_("Fin de la partie"), [
             _("Chacun compte son argent : le plus riche est « Maître de Midi »."),

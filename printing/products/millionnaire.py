@@ -778,7 +778,8 @@ def jokers_reminder(pen: Pen, area: Rect) -> None:
                    "question si vous voulez.")), Rect(area.x + 5, area.top - 9, area.w - 10, 7),
              size=11, min_size=7, font=BOLD, fill=GOLD, align="centre", valign="middle",
              label=str(_("jokers")))
-    tries = SPEC.scoring["two_player_tries"]
+    tries = {"public": SPEC.rules.public_tries_two_players,
+             "ami": SPEC.rules.friend_tries_two_players}
     pen.text(str(_("À deux joueurs : %(public)s essais avec le Vote du public, %(ami)s avec "
                    "le Coup de fil à un ami.") % tries), Rect(area.x + 5, area.y + 2,
                                                            area.w - 10, 6),

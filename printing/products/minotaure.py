@@ -33,7 +33,7 @@ MINOTAUR_RED = "#8e1b12"
 THREAD_RED = "#b3261e"
 GLUE_GREY = "#9a9a9a"
 GLUE_TINT = Color(0.35, 0.35, 0.35, alpha=0.25)
-ARIANE_CARDS = SPEC.scoring["ariane_cards"]
+ARIANE_CARDS = SPEC.rules.ariane_cards
 HAIRLINE = 0.2
 
 

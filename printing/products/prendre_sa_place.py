@@ -994,7 +994,7 @@ def compet_sheet(pen: Pen, area: Rect) -> None:
     rows = [[str(n), format_choice, blank, tick_cell, blank] for n in (1, 2)]
     y = table(pen, inner.x, y, inner.w, columns, rows, row_h=row_h, head_h=5)
 
-    starts = SPEC.scoring["compet_starts"]
+    starts = SPEC.rules.compet_starts
     y -= 5.5
     words(pen, _("Case de départ de La Compet’ :"), Rect(inner.x, y - 1, 52, 5), size=7.5,
           font=BOLD)
@@ -1113,7 +1113,7 @@ def compet_track() -> range:
     The lowest start minus a missed Super Cash, up to the best start plus every Compet’
     point and a Super Cash.
     """
-    starts = SPEC.scoring["compet_starts"]
+    starts = SPEC.rules.compet_starts
     most = sum(FORMATS[slot].points for slot in COMPET_SLOTS if slot in FORMATS)
     return range(min(starts) - SUPER_CASH_POINTS, max(starts) + most + SUPER_CASH_POINTS + 1)
 
@@ -1144,7 +1144,7 @@ def square(pen: Pen, box: Rect, number: int, *, fill: str = WHITE, stroke: str =
 
 
 def compet_caption() -> str:
-    starts = SPEC.scoring["compet_starts"]
+    starts = SPEC.rules.compet_starts
     return _("Départ selon Les Qualifs : %(starts)s. Super Cash : %(plus)s ou %(minus)s. "
              "Cases grises : seulement après un Super Cash raté.") % {
         "starts": ", ".join(f"{start_label(i, len(starts))} {signed(s)}"
@@ -1162,7 +1162,7 @@ def board(pen: Pen) -> None:
     words(pen, SPEC.name, Rect(title.x + 17, title.y, title.w - 20, title.h), size=15,
           font=BOLD, fill=WHITE)
 
-    low, high = SPEC.scoring["qualifs_track"]
+    low, high = SPEC.rules.qualifs_track
     label_w = 30.0
     count = high - low + 1
     qualifs_side = min(22.0, (title.w - label_w - gap * (count + 1)) / (count + 2))
@@ -1187,7 +1187,7 @@ def board(pen: Pen) -> None:
         x += qualifs_side + gap
 
     # La Compet’: a snake from the lowest reachable square to the highest.
-    starts = SPEC.scoring["compet_starts"]
+    starts = SPEC.rules.compet_starts
     width = columns * side + (columns - 1) * gap
     left = m + (title.w - width) / 2
     top = row.y - spare

@@ -35,8 +35,8 @@ SHURIKEN_BLUE = PALETTE["bleu"]
 STEEL = "#c9d1da"
 STEEL_DARK = "#4a5562"
 
-SCORING = SPEC.scoring
-LOWEST, HIGHEST = SCORING["cards"]
+RULES = SPEC.rules
+LOWEST, HIGHEST = RULES.cards
 LIFE = "life"
 SHURIKEN = "shuriken"
 
@@ -253,7 +253,7 @@ def level_front(pen: Pen, card: LevelCard) -> None:
 
     below_title = line(_("Niveau"), safe.top, 13, font=BOLD, fill=GOLD, label=_("niveau"))
     # The big number is nearly a quarter of the card tall, but the widest must still fit.
-    widest = str(SCORING["level_cards"])
+    widest = str(RULES.level_cards)
     size = min(0.23 * h * mm / DIGIT_HEIGHT, safe.w * 0.8 / width_mm(widest, 1))
     digits = DIGIT_HEIGHT * size / mm
     number_top = below_title - 0.03 * h
@@ -307,12 +307,12 @@ def reward_panel(pen: Pen, reward: str, room: Rect) -> None:
 
 def level_cards() -> list[LevelCard]:
     """Return the level cards, each with its reward and the tables that play it."""
-    last_levels = SCORING["levels_by_players"]
+    last_levels = RULES.levels_by_players
     cards = []
-    for level in range(1, SCORING["level_cards"] + 1):
+    for level in range(1, RULES.level_cards + 1):
         cards.append(LevelCard(
             level=level,
-            reward=SCORING["rewards"].get(level, ""),
+            reward=RULES.rewards.get(level, ""),
             players=tuple(n for n, last in sorted(last_levels.items()) if level <= last),
             last_for=tuple(n for n, last in sorted(last_levels.items()) if level == last),
         ))
@@ -389,7 +389,7 @@ LIFE_CARDS = Deck(
     slug="vies",
     label=gettext_lazy("Cartes vies"),
     description=gettext_lazy("Les vies de la réserve."),
-    items=lambda: [RewardCard(LIFE)] * SCORING["life_cards"],
+    items=lambda: [RewardCard(LIFE)] * RULES.life_cards,
     front=reward_front,
     back_form=card_back,
 )
@@ -398,7 +398,7 @@ SHURIKEN_CARDS = Deck(
     slug="shurikens",
     label=gettext_lazy("Cartes shurikens"),
     description=gettext_lazy("Les shurikens de la réserve."),
-    items=lambda: [RewardCard(SHURIKEN)] * SCORING["shuriken_cards"],
+    items=lambda: [RewardCard(SHURIKEN)] * RULES.shuriken_cards,
     front=reward_front,
     back_form=card_back,
 )

@@ -6,7 +6,12 @@ import pytest
 
 import cms.games
 from cms.games import GAMES, KINDS, game_of, kind_of
-from cms.games.douze_coups import DUEL_COLOURS
+from cms.games.douze_coups import (
+    DUEL_COLOURS,
+    PAIRING_ONE_DUEL,
+    PAIRING_POOREST_PICKS,
+    PAIRING_RICHEST_THEN_WINNER,
+)
 from cms.games.millionnaire import LADDER
 from cms.games.minotaure import COLOURS
 from cms.games.prendre_sa_place import COMPET_SLOTS, FORMATS, SUPER_CASH_POOL
@@ -120,8 +125,9 @@ def test_a_millionnaire_question_has_four_propositions_one_right_on_a_step():
 
 
 def test_the_millionnaire_has_three_jokers_and_the_two_player_tries():
-    assert set(MILLIONNAIRE.scoring["jokers"]) == {"cinquante", "public", "ami"}
-    assert MILLIONNAIRE.scoring["two_player_tries"] == {"public": 3, "ami": 2}
+    assert set(MILLIONNAIRE.rules.jokers) == {"cinquante", "public", "ami"}
+    assert MILLIONNAIRE.rules.public_tries_two_players == 3
+    assert MILLIONNAIRE.rules.friend_tries_two_players == 2
 
 
 def test_the_millionnaire_is_for_two_players_or_more():
@@ -135,12 +141,12 @@ def test_the_answer_formats_are_duo_one_point_carre_three_cash_five():
     assert {slug: (f.propositions, f.points) for slug, f in FORMATS.items()} == {
         "duo": (2, 1), "carre": (4, 3), "cash": (0, 5),
     }
-    assert PRENDRE_SA_PLACE.scoring["formats"] is FORMATS
+    assert PRENDRE_SA_PLACE.rules.formats is FORMATS
 
 
 def test_the_super_cash_wins_or_loses_five_points_from_questions_nine_to_fourteen():
-    assert PRENDRE_SA_PLACE.scoring["super_cash_points"] == 5
-    assert PRENDRE_SA_PLACE.scoring["super_cash_pool"] is SUPER_CASH_POOL
+    assert PRENDRE_SA_PLACE.rules.super_cash_points == 5
+    assert PRENDRE_SA_PLACE.rules.super_cash_pool is SUPER_CASH_POOL
     assert tuple(SUPER_CASH_POOL) == (9, 10, 11, 12, 13, 14)
 
 
@@ -170,21 +176,21 @@ def test_qualifs_hold_two_questions_and_defi_six():
 
 
 def test_each_douze_coups_player_starts_with_ten_thousand_euros_in_four_notes():
-    assert DOUZE_COUPS.scoring["start_money"] == 10_000
-    assert sorted(DOUZE_COUPS.scoring["start_notes"]) == [1_000, 2_000, 2_000, 5_000]
-    assert sum(DOUZE_COUPS.scoring["start_notes"]) == DOUZE_COUPS.scoring["start_money"]
+    assert DOUZE_COUPS.rules.start_money == 10_000
+    assert sorted(DOUZE_COUPS.rules.start_notes) == [1_000, 2_000, 2_000, 5_000]
+    assert sum(DOUZE_COUPS.rules.start_notes) == DOUZE_COUPS.rules.start_money
 
 
 def test_the_douze_coups_box_holds_the_banknotes_of_the_rules():
-    assert DOUZE_COUPS.scoring["banknotes"] == {10_000: 1, 5_000: 4, 2_000: 15, 1_000: 10}
+    assert DOUZE_COUPS.rules.banknotes == {10_000: 1, 5_000: 4, 2_000: 15, 1_000: 10}
 
 
 def test_the_douze_coups_stakes_are_three_thousand_and_the_star_ten_thousand():
-    scoring = DOUZE_COUPS.scoring
-    assert scoring["duel_stake"] == scoring["face_a_face_stake"] == 3_000
-    assert scoring["coup_de_maitre_gain"] == 3_000
-    assert scoring["etoile_jackpot"] == 10_000
-    assert scoring["errors_before_duel"] == 2
+    rules = DOUZE_COUPS.rules
+    assert rules.duel_stake == rules.face_a_face_stake == 3_000
+    assert rules.coup_de_maitre_gain == 3_000
+    assert rules.etoile_jackpot == 10_000
+    assert rules.errors_before_duel == 2
 
 
 def test_douze_coups_is_for_two_to_four_players():
@@ -231,8 +237,8 @@ def test_an_etoile_mysterieuse_needs_an_image_and_a_free_answer_behind_fourteen_
     assert etoile.unit == UNIT_FICHE
     assert etoile.needs_image
     assert etoile.free_answer
-    assert DOUZE_COUPS.scoring["large_panels"] == 7
-    assert DOUZE_COUPS.scoring["small_panels"] == 7
+    assert DOUZE_COUPS.rules.large_panels == 7
+    assert DOUZE_COUPS.rules.small_panels == 7
 
 
 def test_the_douze_coups_box_counts_are_those_of_the_rules():
@@ -248,7 +254,7 @@ def test_the_douze_coups_box_counts_are_those_of_the_rules():
 
 
 def test_duel_colours_are_named_and_distinct():
-    assert DOUZE_COUPS.scoring["duel_colours"] is DUEL_COLOURS
+    assert DOUZE_COUPS.rules.duel_colours is DUEL_COLOURS
     assert len(set(DUEL_COLOURS.values())) == len(DUEL_COLOURS)
 
 
@@ -256,28 +262,28 @@ def test_duel_colours_are_named_and_distinct():
 
 
 def test_the_mind_levels_and_lives_depend_on_the_players():
-    assert THE_MIND.scoring["levels_by_players"] == {2: 12, 3: 10, 4: 8}
-    assert THE_MIND.scoring["lives_by_players"] == {2: 2, 3: 3, 4: 4}
-    assert THE_MIND.scoring["start_shurikens"] == 1
+    assert THE_MIND.rules.levels_by_players == {2: 12, 3: 10, 4: 8}
+    assert THE_MIND.rules.lives_by_players == {2: 2, 3: 3, 4: 4}
+    assert THE_MIND.rules.start_shurikens == 1
     assert (THE_MIND.players.minimum, THE_MIND.players.maximum) == (2, 4)
 
 
 def test_the_mind_rewards_come_after_levels_two_three_five_six_eight_and_nine():
-    assert THE_MIND.scoring["rewards"] == {
+    assert THE_MIND.rules.rewards == {
         2: "shuriken", 3: "life", 5: "shuriken", 6: "life", 8: "shuriken", 9: "life",
     }
 
 
 def test_the_mind_caps_lives_at_five_and_shurikens_at_three():
-    assert THE_MIND.scoring["max_lives"] == 5
-    assert THE_MIND.scoring["max_shurikens"] == 3
-    assert THE_MIND.scoring["life_cards"] == 5
-    assert THE_MIND.scoring["shuriken_cards"] == 3
+    assert THE_MIND.rules.max_lives == 5
+    assert THE_MIND.rules.max_shurikens == 3
+    assert THE_MIND.rules.life_cards == 5
+    assert THE_MIND.rules.shuriken_cards == 3
 
 
 def test_the_mind_deals_cards_one_to_a_hundred_over_twelve_level_cards():
-    assert THE_MIND.scoring["cards"] == (1, 100)
-    assert THE_MIND.scoring["level_cards"] == 12
+    assert THE_MIND.rules.cards == (1, 100)
+    assert THE_MIND.rules.level_cards == 12
 
 
 # --- Le jeu du Minotaure ----------------------------------------------------------------------
@@ -290,8 +296,8 @@ def test_the_minotaure_is_for_three_to_ten_players():
 def test_the_minotaure_has_ten_distinct_colours_one_per_prisoner_and_card():
     assert len(COLOURS) == 10
     assert len(set(COLOURS.values())) == 10
-    assert MINOTAURE.scoring["prisoners"] == MINOTAURE.scoring["thesee_cards"] == 10
-    assert MINOTAURE.scoring["ariane_cards"] == 10
+    assert MINOTAURE.rules.prisoners == MINOTAURE.rules.thesee_cards == 10
+    assert MINOTAURE.rules.ariane_cards == 10
 
 
 # --- impossible specs -----------------------------------------------------------------------
@@ -409,3 +415,30 @@ def test_it_refuses_a_difficulty_band_outside_one_to_five(band):
     with pytest.raises(SpecError):
         GameSpec(slug="jeu", name="Jeu", players=Players(2, 4, 4),
                  ladder=(LadderStep(1, 100, True, band),))
+
+
+def test_every_game_states_its_numbers_as_a_frozen_dataclass():
+    for game in GAMES.values():
+        assert dataclasses.is_dataclass(game.rules), game.slug
+        field = dataclasses.fields(game.rules)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(game.rules, field, None)
+
+
+def test_a_game_whose_numbers_are_a_loose_dict_is_refused():
+    with pytest.raises(SpecError, match="frozen dataclass"):
+        GameSpec(slug="x", name="X", players=Players(2, 4, 2), rules={"stake": 3_000})
+
+
+def test_the_coup_fatal_pairs_players_as_the_rules_say_for_two_three_and_four():
+    pairings = DOUZE_COUPS.rules.face_a_face_pairings
+    assert pairings == {2: PAIRING_ONE_DUEL, 3: PAIRING_RICHEST_THEN_WINNER,
+                        4: PAIRING_POOREST_PICKS}
+
+
+def test_the_millionnaire_audience_grows_less_sure_as_the_step_rises():
+    rules = MILLIONNAIRE.rules
+    steps = len(MILLIONNAIRE.ladder)
+    accuracies = [rules.accuracy("public", step, steps) for step in range(1, steps + 1)]
+    assert accuracies == sorted(accuracies, reverse=True)
+    assert accuracies[0] > accuracies[-1]

@@ -264,8 +264,8 @@ def test_it_fits_two_fiches_on_a_sheet_even_with_bleed(paper):
 
 def test_it_cuts_the_image_area_into_seven_large_flaps_left_and_seven_small_right():
     areas = dc.fiche_areas()
-    assert len(areas.large) == SPEC.scoring["large_panels"]
-    assert len(areas.small) == SPEC.scoring["small_panels"]
+    assert len(areas.large) == SPEC.rules.large_panels
+    assert len(areas.small) == SPEC.rules.small_panels
     assert all(large.right <= small.x + 1e-6 and large.w > small.w
                for large, small in zip(areas.large, areas.small, strict=True))
     assert all(areas.image.contains(flap) for flap in areas.large + areas.small)
@@ -328,7 +328,7 @@ def test_it_prints_the_boxs_thirty_banknotes(print_pdf):
     pdf = pdfium.PdfDocument(str(print_pdf(GAME, "billets")))
     fronts = " ".join(flat(page_text(pdf, page)) for page in range(0, len(pdf), 2))
     values = Counter(int(n) * 1000 for n in re.findall(r"\b(\d{1,2}) 000 €", fronts))
-    assert values == Counter(SPEC.scoring["banknotes"])
+    assert values == Counter(SPEC.rules.banknotes)
     assert values.total() == 30
 
 

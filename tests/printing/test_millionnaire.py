@@ -535,9 +535,8 @@ def test_it_reminds_the_three_jokers_and_the_two_player_tries(print_pdf):
     text = flat(page_text(open_pdf(print_pdf(GAME, "echelle")), 0))
 
     assert all(flat(str(label)) in text for label in JOKERS.values())
-    tries = SPEC.scoring["two_player_tries"]
-    assert f"{tries['public']} essais avec le Vote du public" in text
-    assert f"{tries['ami']} avec le Coup de fil à un ami" in text
+    assert f"{SPEC.rules.public_tries_two_players} essais avec le Vote du public" in text
+    assert f"{SPEC.rules.friend_tries_two_players} avec le Coup de fil à un ami" in text
 
 
 # --- what a person can read: text size and the cut ---------------------------------------------

@@ -126,7 +126,7 @@ def test_it_starts_every_prisoner_inside_the_central_room(lab):
 
 def test_it_starts_one_prisoner_of_each_colour_of_the_game(lab):
     assert [s.colour for s in lab.prisoner_starts] == list(COLOURS)
-    assert len(lab.prisoner_starts) == SPEC.scoring["prisoners"]
+    assert len(lab.prisoner_starts) == SPEC.rules.prisoners
 
 
 def test_it_starts_no_two_prisoners_on_top_of_each_other(lab):
@@ -289,7 +289,7 @@ def test_it_prints_one_thesee_card_per_colour_of_the_game():
 def test_it_reminds_the_ariane_rule_on_every_ariane_card(print_pdf):
     pdf = open_pdf(print_pdf(GAME, "ariane"))
     sheet = PrintOptions().sheet_for(ARIANE)
-    for index in range(SPEC.scoring["ariane_cards"]):
+    for index in range(SPEC.rules.ariane_cards):
         page, slot = divmod(index, sheet.per_page)
         trim = sheet.front(slot).trim
         words = flat(text_in(pdf, 2 * page, (trim.x, trim.y, trim.w, trim.h)))

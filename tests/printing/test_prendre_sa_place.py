@@ -676,7 +676,7 @@ def test_it_gives_each_compet_question_a_line_with_its_format_and_points(print_p
 def test_it_offers_the_compet_starting_squares_on_the_compet_sheet(print_pdf, pdf_of):
     pdf = pdf_of(print_pdf(GAME, "feuille-compet"))
     text = flat(page_text(pdf, 0))
-    for start in SPEC.scoring["compet_starts"]:
+    for start in SPEC.rules.compet_starts:
         assert f"−{-start} (" in text
 
 
@@ -694,7 +694,7 @@ def test_it_prints_a_defi_sheet_with_six_questions_the_formats_and_the_bluff(pri
 
 
 def test_it_runs_the_compet_track_from_a_missed_super_cash_to_the_best_score(print_pdf, pdf_of):
-    starts = SPEC.scoring["compet_starts"]
+    starts = SPEC.rules.compet_starts
     points = sum(FORMATS[slot].points for slot in COMPET_SLOTS if slot in FORMATS)
     lowest = min(starts) - SUPER_CASH_POINTS
     highest = max(starts) + points + SUPER_CASH_POINTS
@@ -716,7 +716,7 @@ def test_it_marks_where_each_challenger_starts_la_compet(print_pdf, pdf_of):
 
 def test_it_numbers_the_qualifs_track_from_the_start_to_ten(print_pdf, pdf_of):
     pdf = pdf_of(print_pdf(GAME, "plateau"))
-    low, high = SPEC.scoring["qualifs_track"]
+    low, high = SPEC.rules.qualifs_track
     numbers = " ".join(str(n) for n in range(low, high + 1))
     assert f"LES QUALIFS 0 départ {numbers}" in flat(page_text(pdf, 0))
 
