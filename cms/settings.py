@@ -135,6 +135,8 @@ INSTALLED_APPS = [
     "reversion",
     "cms",
     "printing",
+    "player",
+    "django_htmx",
     "import_export",  # after cms, whose import and export commands extend the library's
 ]
 
@@ -146,6 +148,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

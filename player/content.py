@@ -1,0 +1,123 @@
+"""Draw a game's content from the live published library: seeded, balanced, unseen first.
+
+The only place the player reads content from the database. What an engine receives is
+frozen data (player.engines.base) in the order to draw it: for each kind, the units this
+browser has not been shown come first, and within that, one theme after another so that
+consecutive draws change theme; a ladder kind is drawn step by step. The same seed and
+the same library give the same order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db.models import Prefetch
+
+from cms.games import GAMES
+from cms.models import Card, Proposition, Question, Status
+
+from .engines.base import Choice, Content, Item, Unit
+from .models import Seen
+
+
+def item_of(question: Question) -> Item:
+    """Return a question as the engines read it."""
+    return Item(
+        id=question.pk, text=question.text, difficulty=question.difficulty,
+        theme=question.theme, step=question.step,
+        choices=tuple(Choice(p.text, p.is_right, p.is_hidden)
+                      for p in question.propositions.all()),
+        answer=question.answer, variants=tuple(question.variant_list),
+        anecdote=question.anecdote, has_image=bool(question.image))
+
+
+def _questions():
+    return Question.objects.prefetch_related(
+        Prefetch("propositions", queryset=Proposition.objects.order_by("position", "id")))
+
+
+def _units(kind) -> list[Unit]:
+    """Return every live published unit of a kind, in a stable order."""
+    if not kind.is_card:
+        return [Unit(id=q.pk, kind=kind.slug, title=q.theme, items=(item_of(q),))
+                for q in _questions().filter(kind=kind.slug, status=Status.PUBLISHED)
+                .order_by("pk")]
+    cards = (Card.objects.filter(kind=kind.slug, status=Status.PUBLISHED).order_by("pk")
+             .prefetch_related(Prefetch("slots__question", queryset=_questions())))
+    units = []
+    for card in cards:
+        questions = [slot.question for slot in card.ordered_slots()]
+        # A card plays whole: one of its questions withdrawn or in draft, it waits.
+        if len(questions) != kind.questions_per_card or any(
+                q.status != Status.PUBLISHED for q in questions):
+            continue
+        units.append(Unit(id=card.pk, kind=kind.slug, title=card.title or questions[0].theme,
+                          colour=card.colour, pair=card.pair_id,
+                          items=tuple(item_of(q) for q in questions)))
+    return units
+
+
+def balanced(units: list[Unit], rng: random.Random) -> list[Unit]:
+    """Return the units shuffled, then dealt one theme after another."""
+    by_theme: dict[str, list[Unit]] = defaultdict(list)
+    shuffled = list(units)
+    rng.shuffle(shuffled)
+    for unit in shuffled:
+        by_theme[unit.title.casefold()].append(unit)
+    themes = sorted(by_theme, key=lambda t: (-len(by_theme[t]), t))
+    rng.shuffle(themes)
+    dealt = []
+    while any(by_theme.values()):
+        for theme in themes:
+            if by_theme[theme]:
+                dealt.append(by_theme[theme].pop(0))
+    return dealt
+
+
+def ordered(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]:
+    """Return the units unseen first, each group balanced across themes."""
+    fresh = [u for u in units if not any(i.id in seen for i in u.items)]
+    stale = [u for u in units if any(i.id in seen for i in u.items)]
+    return balanced(fresh, rng) + balanced(stale, rng)
+
+
+def by_step(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]:
+    """Return a ladder's questions by rank: each step's first choice, then each one's second…"""
+    steps: dict[int | None, list[Unit]] = defaultdict(list)
+    for unit in units:
+        steps[unit.items[0].step].append(unit)
+    ranked = {step: ordered(group, seen, rng) for step, group in sorted(
+        steps.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))}
+    drawn = []
+    for rank in range(max((len(g) for g in ranked.values()), default=0)):
+        drawn.extend(group[rank] for group in ranked.values() if rank < len(group))
+    return drawn
+
+
+def draw(game_slug: str, needs: dict[str, int], *, seed: int, browser: str) -> Content:
+    """Return what one game may draw, `needs[kind]` units at most of each kind."""
+    game = GAMES[game_slug]
+    seen = seen_by(browser)
+    content: Content = {}
+    for slug, count in needs.items():
+        kind = game.kind(slug)
+        rng = random.Random(f"{seed}:{slug}")
+        units = _units(kind)
+        order = by_step(units, seen, rng) if kind.ladder else ordered(units, seen, rng)
+        content[slug] = tuple(order[:count])
+    return content
+
+
+def seen_by(browser: str) -> set[int]:
+    """Return the pks of the questions this browser has been shown."""
+    return set(Seen.objects.filter(browser=browser).values_list("question_id", flat=True))
+
+
+def mark_seen(browser: str, question_ids: Iterable[int]) -> None:
+    """Remember that this browser has been shown these questions."""
+    ids = set(question_ids)
+    known = set(Question.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    Seen.objects.bulk_create([Seen(browser=browser, question_id=pk) for pk in sorted(known)],
+                             ignore_conflicts=True)

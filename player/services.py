@@ -1,0 +1,127 @@
+"""Start a game, apply an action with a version check, record what was answered.
+
+Every write of the player goes through here, whatever the door (a page, a test, a bench).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from cms.games import GAMES
+
+from . import content as library
+from .engines import ENGINES
+from .engines.base import ANSWERED, OVERRIDDEN, SHOWN, Event, NotEnoughContent, Refused
+from .models import Answer, Play
+
+MAX_NAME = 30
+
+
+class Stale(Exception):
+    """The action was built on a version of the game that is no longer the current one."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    play: Play
+    events: list[Event]
+
+
+def clean_players(game_slug: str, names: list[str]) -> list[str]:
+    """Return the players' names, stripped, or refuse a table the game cannot seat."""
+    engine = ENGINES[game_slug]
+    players = [" ".join(name.split()) for name in names if name and name.strip()]
+    if any(len(name) > MAX_NAME for name in players):
+        raise Refused("name_too_long", _("Un nom tient en %(n)s caractères au plus.")
+                      % {"n": MAX_NAME})
+    if len({name.casefold() for name in players}) != len(players):
+        raise Refused("same_name", _("Deux joueurs ne peuvent pas avoir le même nom."))
+    if not engine.min_players <= len(players) <= engine.max_players:
+        raise Refused("players", players_label(engine))
+    return players
+
+
+def players_label(engine) -> str:
+    """Return how many play, as the setup page says it: « Seul », « De 2 à 4 joueurs »."""
+    if engine.max_players == 1:
+        return _("Un seul joueur.")
+    return _("De %(a)s à %(b)s joueurs.") % {"a": engine.min_players, "b": engine.max_players}
+
+
+def start_play(*, game: str, players: list[str], browser: str, seed: int | None = None,
+               now: float | None = None) -> Play:
+    """Draw the content and start a game for this browser; refuse a table or a library too small."""
+    engine = ENGINES[game]
+    players = clean_players(game, players)
+    seed = secrets.randbits(48) if seed is None else seed
+    drawn = library.draw(game, engine.needs(len(players)), seed=seed, browser=browser)
+    try:
+        state = engine.start(GAMES[game], drawn, players, seed,
+                             now=time.time() if now is None else now)
+    except NotEnoughContent as short:
+        raise Refused("not_enough_content", _(
+            "Pas assez de contenu publié pour une partie : il faut %(needed)s « %(kind)s », "
+            "la bibliothèque en a %(available)s.") % {
+            "needed": short.needed, "kind": GAMES[game].kind(short.kind).label_plural,
+            "available": short.available}) from None
+    return Play.objects.create(game=game, browser=browser, players=players, seed=seed,
+                               state=state, finished=engine.finished(state))
+
+
+def catch_up(play: Play, *, now: float | None = None) -> Play:
+    """Apply a clock that ran out since the last action; return the game as it stands now."""
+    engine = ENGINES[play.game]
+    now = time.time() if now is None else now
+    while (deadline := engine.deadline(play.state)) is not None and now >= deadline:
+        try:
+            play = act(play=play, version=play.version, action={"type": "timeout"},
+                       now=deadline).play
+        except Stale:
+            play.refresh_from_db()
+    return play
+
+
+def act(*, play: Play, version, action: dict, now: float | None = None) -> Outcome:
+    """Apply one action to the game at `version`; refuse it if the game has moved on since."""
+    engine = ENGINES[play.game]
+    if str(version) != str(play.version):
+        raise Stale()
+    # The server's clock, always: whatever "now" a client sent is overwritten.
+    action = {**action, "now": time.time() if now is None else now}
+    if action["type"] != "timeout":
+        play = catch_up(play, now=action["now"])
+        if str(version) != str(play.version):
+            raise Stale()
+    state, events = engine.apply(play.state, action)
+    with transaction.atomic():
+        moved = Play.objects.filter(pk=play.pk, version=play.version).update(
+            state=state, version=play.version + 1, finished=engine.finished(state))
+        if not moved:
+            raise Stale()
+        record(play, events)
+    play.refresh_from_db()
+    return Outcome(play, events)
+
+
+def record(play: Play, events: list[Event]) -> None:
+    """Keep every answer given and every question shown, for the editors and the next draw."""
+    answers = [Answer(play=play, question_id=e["question"], browser=play.browser,
+                      seat=e.get("seat") or 0, mode=str(e.get("mode", ""))[:20],
+                      right=bool(e["right"]), given=str(e.get("given", ""))[:200],
+                      seconds=e.get("seconds"))
+               for e in events if e["type"] == ANSWERED]
+    Answer.objects.bulk_create(answers)
+    for event in events:
+        if event["type"] == OVERRIDDEN:
+            last = (Answer.objects.filter(play=play, question_id=event["question"],
+                                          seat=event.get("seat") or 0)
+                    .order_by("-answered_at", "-pk").first())
+            if last is not None:
+                Answer.objects.filter(pk=last.pk).update(overridden=True)
+    library.mark_seen(play.browser, [e["question"] for e in events
+                                     if e["type"] in (ANSWERED, SHOWN)])

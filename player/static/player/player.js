@@ -1,0 +1,63 @@
+// Plateau's player: counts a clock down, asks the server when it runs out, keeps focus.
+(function () {
+  "use strict";
+
+  function game() { return document.getElementById("game"); }
+
+  function format(seconds) {
+    var s = Math.max(0, seconds);
+    return s >= 10 ? String(Math.ceil(s)) : s.toFixed(1).replace(".", ",");
+  }
+
+  var timer = null;
+  function startClocks() {
+    if (timer) { clearInterval(timer); timer = null; }
+    var clocks = Array.prototype.slice.call(document.querySelectorAll("[data-countdown]"));
+    if (!clocks.length) { return; }
+    var started = performance.now();
+    var asked = false;
+    clocks.forEach(function (el) { el.textContent = format(parseFloat(el.dataset.countdown)); });
+    timer = setInterval(function () {
+      var elapsed = (performance.now() - started) / 1000;
+      clocks.forEach(function (el) {
+        if (el.dataset.running !== "1") { return; }
+        var left = parseFloat(el.dataset.countdown) - elapsed;
+        el.textContent = format(left);
+        // The server decides; the page only asks it once the time is up.
+        if (left <= 0 && !asked && window.htmx && game()) {
+          asked = true;
+          setTimeout(function () { htmx.ajax("GET", game().dataset.stateUrl, { target: "#game" }); }, 150);
+        }
+      });
+    }, 100);
+  }
+
+  function focusBoard() {
+    var root = game();
+    if (!root) { return; }
+    var target = root.querySelector("[autofocus]") || root.querySelector("h2[tabindex]");
+    if (target) { target.focus({ preventScroll: false }); }
+  }
+
+  function showSeats() {
+    var select = document.querySelector("[data-count]");
+    if (!select) { return; }
+    var update = function () {
+      var count = parseInt(select.value, 10);
+      document.querySelectorAll("[data-seat]").forEach(function (seat) {
+        var shown = parseInt(seat.dataset.seat, 10) <= count;
+        seat.hidden = !shown;
+        var input = seat.querySelector("input");
+        input.required = shown;
+        if (!shown) { input.value = ""; }
+      });
+    };
+    select.addEventListener("change", update);
+    update();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { startClocks(); showSeats(); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "game") { startClocks(); focusBoard(); }
+  });
+})();

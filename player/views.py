@@ -1,0 +1,180 @@
+"""The player's pages: thin views over player.services and the engines' views."""
+
+from __future__ import annotations
+
+import io
+import secrets
+from functools import wraps
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from cms.games import GAMES
+from cms.models import Question
+
+from . import services
+from .engines import ENGINES
+from .engines.base import TABLE, Refused
+from .images import revealed_image
+from .models import Play
+
+BROWSER_COOKIE = "plateau_browser"
+BROWSER_SALT = "plateau.player.browser"
+YEAR = 365 * 24 * 3600
+# Form fields that are the page's, not the action's; "now" is the server's alone.
+NOT_ACTION = {"csrfmiddlewaretoken", "version", "now"}
+MAX_FIELDS = 40
+
+
+def with_browser(view):
+    """Give the request a long-lived, signed browser id: whose games these are."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        browser = request.get_signed_cookie(BROWSER_COOKIE, default=None, salt=BROWSER_SALT)
+        fresh = browser is None or len(browser) > 64
+        if fresh:
+            browser = secrets.token_urlsafe(24)
+        request.browser = browser
+        response = view(request, *args, **kwargs)
+        if fresh:
+            response.set_signed_cookie(BROWSER_COOKIE, browser, salt=BROWSER_SALT,
+                                       max_age=YEAR, httponly=True, samesite="Lax",
+                                       secure=request.is_secure())
+        return response
+
+    return wrapper
+
+
+def _own_play(request, token: str) -> Play:
+    # Another browser's game does not exist, as far as this one can tell.
+    return get_object_or_404(Play, token=token, browser=request.browser)
+
+
+@require_GET
+@with_browser
+def home(request):
+    """Offer the games, and the games this browser can resume."""
+    games = [{"spec": spec, "playable": slug in ENGINES,
+              "players": services.players_label(ENGINES[slug]) if slug in ENGINES else ""}
+             for slug, spec in GAMES.items()]
+    ongoing = Play.objects.filter(browser=request.browser, finished=False)[:10]
+    return render(request, "player/home.html", {"games": games, "ongoing": ongoing})
+
+
+@require_http_methods(["GET", "POST"])
+@with_browser
+def setup(request, slug: str):
+    """Ask the number of players and their names, then start the game."""
+    if slug not in ENGINES:
+        raise Http404(_("Ce jeu ne se joue pas encore dans le navigateur."))
+    engine, spec = ENGINES[slug], GAMES[slug]
+    names = [request.POST.get(f"name-{i}", "")[:200] for i in range(engine.max_players)]
+    error = ""
+    if request.method == "POST":
+        try:
+            play = services.start_play(game=slug, players=names, browser=request.browser)
+        except Refused as refusal:
+            error = refusal.message
+        else:
+            return redirect("player:play", token=play.token)
+    seats = [{"index": i, "name": names[i], "required": i < engine.min_players}
+             for i in range(engine.max_players)]
+    return render(request, "player/setup.html", {
+        "spec": spec, "engine": engine, "seats": seats, "error": error,
+        "players_label": services.players_label(engine),
+        "counts": range(engine.min_players, engine.max_players + 1),
+        "count": max(engine.min_players, sum(1 for n in names if n.strip())),
+    }, status=400 if error else 200)
+
+
+def _context(request, play: Play) -> dict:
+    view = ENGINES[play.game].view(play.state, TABLE)
+    context = {"play": play, "view": view, "spec": play.spec,
+               "action_url": reverse("player:act", args=[play.token]),
+               "state_url": reverse("player:state", args=[play.token]),
+               "board": f"player/{play.game}/board.html"}
+    if view.get("image"):
+        # The version in the path: a new reveal is a new picture, never one from a cache.
+        context["image_url"] = reverse("player:image", args=[play.token, play.version])
+    return context
+
+
+@never_cache
+@require_GET
+@with_browser
+def play(request, token: str):
+    """Show the game as it stands."""
+    game = services.catch_up(_own_play(request, token))
+    return render(request, "player/play.html", _context(request, game))
+
+
+@never_cache
+@require_GET
+@with_browser
+def state(request, token: str):
+    """Return the board alone: the page asks for it when a clock runs out."""
+    game = services.catch_up(_own_play(request, token))
+    return render(request, "player/fragment.html", _context(request, game))
+
+
+@never_cache
+@require_POST
+@with_browser
+def act(request, token: str):
+    """Apply one action; a refused or stale one changes nothing and says why."""
+    game = _own_play(request, token)
+    if len(request.POST) > MAX_FIELDS:
+        raise Http404()
+    action = {key: request.POST.get(key, "")[:500] for key in request.POST
+              if key not in NOT_ACTION}
+    refusal = ""
+    try:
+        game = services.act(play=game, version=request.POST.get("version", ""),
+                            action=action).play
+    except services.Stale:
+        if request.htmx:
+            return HttpResponseClientRefresh()
+        messages.info(request, _("La partie avait avancé : voici où elle en est."))
+        return redirect("player:play", token=token)
+    except Refused as refused:
+        refusal = refused.message
+        game.refresh_from_db()
+    if not request.htmx:
+        if refusal:
+            messages.error(request, refusal)
+        return redirect("player:play", token=token)
+    context = _context(request, game)
+    context["refusal"] = refusal
+    return render(request, "player/fragment.html", context, status=200)
+
+
+@never_cache
+@require_GET
+@with_browser
+def image(request, token: str, version: int):
+    """Return the hidden picture with only its opened panels: nothing else leaves the server."""
+    game = _own_play(request, token)
+    shown = ENGINES[game.game].view(game.state, TABLE).get("image")
+    if not shown:
+        raise Http404()
+    question = get_object_or_404(Question, pk=shown["question"])
+    if not question.image:
+        raise Http404()
+    try:
+        with question.image.open("rb") as source:
+            picture = revealed_image(source, shown["panels"])
+    except (OSError, ValueError):
+        raise Http404() from None
+    buffer = io.BytesIO()
+    picture.save(buffer, "PNG")
+    response = HttpResponse(buffer.getvalue(), content_type="image/png")
+    response["Cache-Control"] = "no-store"
+    return response
+
