@@ -1,9 +1,12 @@
 """A real Chromium (Debian's) driven by Playwright against Django's live server."""
 
+import io
 import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.core.management import call_command
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = os.environ.get("PLATEAU_CHROMIUM", "/usr/bin/chromium")
@@ -43,3 +46,11 @@ def screenshot_path(name: str) -> Path:
     folder = Path(__file__).resolve().parents[2] / "var" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / f"{name}.png"
+
+
+def load_demo(tmp_path, game):
+    """Load one game's demo library into the live database, as `make run` does."""
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / game).symlink_to(Path(settings.BASE_DIR) / "fixtures" / game)
+    call_command("load_demo", dir=folder, stdout=io.StringIO())

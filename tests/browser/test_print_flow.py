@@ -1,14 +1,11 @@
 """An editor prints Les 12 Coups de Midi: another card size, a fresh preview, the PDF."""
 
-import io
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LIVE_DATABASE, log_in, screenshot_path
+from tests.browser.conftest import LIVE_DATABASE, load_demo, log_in, screenshot_path
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
@@ -18,14 +15,6 @@ PREVIEW_LOADED = """(wanted) => {
   const image = document.getElementById("plateau-print-preview");
   return image.src.includes(wanted) && image.complete && image.naturalWidth > 0;
 }"""
-
-
-def load_demo(tmp_path, game):
-    """Load one game's demo library into the live database, as `make run` does."""
-    folder = tmp_path / "demo"
-    folder.mkdir()
-    (folder / game).symlink_to(Path(settings.BASE_DIR) / "fixtures" / game)
-    call_command("load_demo", dir=folder, stdout=io.StringIO())
 
 
 def test_an_editor_changes_the_card_size_sees_the_preview_and_downloads_the_pdf(
