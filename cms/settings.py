@@ -53,6 +53,9 @@ def sqlite_database(path: Path) -> dict:
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": path,
+        # Opening a SQLite file and setting its pragmas costs more than most requests:
+        # keep each worker thread's connection, as PostgreSQL's is kept.
+        "CONN_MAX_AGE": envint("DATABASE_CONN_MAX_AGE", 60),
         "OPTIONS": {
             # A writer waits this long for another writer's lock before "database is locked".
             "timeout": timeout,

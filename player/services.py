@@ -98,18 +98,21 @@ def act(*, play: Play, version, action: dict, now: float | None = None) -> Outco
         if str(version) != str(play.version):
             raise Stale()
     state, events = engine.apply(play.state, action)
+    finished = engine.finished(state)
     with transaction.atomic():
         moved = Play.objects.filter(pk=play.pk, version=play.version).update(
-            state=state, version=play.version + 1, finished=engine.finished(state))
+            state=state, version=play.version + 1, finished=finished)
         if not moved:
             raise Stale()
         record(play, events)
-    play.refresh_from_db()
+    play.state, play.version, play.finished = state, play.version + 1, finished
     return Outcome(play, events)
 
 
 def record(play: Play, events: list[Event]) -> None:
     """Keep every answer given and every question shown, for the editors and the next draw."""
+    if not events:
+        return
     answers = [Answer(play=play, question_id=e["question"], browser=play.browser,
                       seat=e.get("seat") or 0, mode=str(e.get("mode", ""))[:20],
                       right=bool(e["right"]), given=str(e.get("given", ""))[:200],

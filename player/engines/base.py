@@ -13,7 +13,7 @@ applies {"type": "timeout", "now": …} before anything else.
 
 from __future__ import annotations
 
-import copy
+import json
 import random
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -126,7 +126,8 @@ class Engine(Protocol):
 
 def evolve(state: State) -> State:
     """Return a deep copy to change, so the state an engine was given stays as it was."""
-    return copy.deepcopy(state)
+    # A state is JSON data: a JSON round trip copies it several times faster than deepcopy.
+    return json.loads(json.dumps(state))
 
 
 def dice(state: State, *salt) -> random.Random:
