@@ -65,7 +65,7 @@ def start_play(*, game: str, players: list[str], browser: str, seed: int | None 
                              now=time.time() if now is None else now)
     except NotEnoughContent as short:
         raise Refused("not_enough_content", _(
-            "Pas assez de contenu publié pour une partie : il faut %(needed)s « %(kind)s », "
+            "Pas assez de contenu publié pour une partie : il faut %(needed)s « %(kind)s », "
             "la bibliothèque en a %(available)s.") % {
             "needed": short.needed, "kind": GAMES[game].kind(short.kind).label_plural,
             "available": short.available}) from None

@@ -141,7 +141,7 @@ def act(request, token: str):
     except services.Stale:
         if request.htmx:
             return HttpResponseClientRefresh()
-        messages.info(request, _("La partie avait avancé : voici où elle en est."))
+        messages.info(request, _("La partie avait avancé : voici où elle en est."))
         return redirect("player:play", token=token)
     except Refused as refused:
         refusal = refused.message

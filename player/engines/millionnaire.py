@@ -46,7 +46,7 @@ class MillionnaireEngine:
 
     def start(self, spec, content, players, seed, *, now=0.0) -> State:
         if len(players) != 1:
-            raise Refused("players", _("On joue seul à Qui veut gagner des millions ?"))
+            raise Refused("players", _("On joue seul à Qui veut gagner des millions ?"))
         chosen = []
         units = content.get(KIND, ())
         for step in spec.ladder:
@@ -110,7 +110,7 @@ class MillionnaireEngine:
             raise Refused("removed", _("Le 50:50 a retiré cette réponse."))
         state["choice"] = choice
         state["phase"] = CONFIRMING
-        state["say"] = _("Réponse %(letter)s. C’est votre dernier mot ?") % {
+        state["say"] = _("Réponse %(letter)s. C’est votre dernier mot ?") % {
             "letter": LETTERS[choice]}
 
     def _cancel(self, step: Step, action: dict) -> None:
@@ -133,10 +133,10 @@ class MillionnaireEngine:
             state["won"] = amount
             if state["step"] == len(state["ladder"]):
                 state["result"] = "top"
-                state["say"] = _("Bonne réponse ! Vous gagnez %(amount)s !") % {
+                state["say"] = _("Bonne réponse ! Vous gagnez %(amount)s !") % {
                     "amount": euros(amount)}
             else:
-                state["say"] = _("Bonne réponse ! Vous avez %(amount)s.") % {
+                state["say"] = _("Bonne réponse ! Vous avez %(amount)s.") % {
                     "amount": euros(amount)}
         else:
             state["won"] = self._fallback(state)
@@ -201,7 +201,7 @@ class MillionnaireEngine:
             sure = rng.randint(60, 95) if knows else rng.randint(30, 75)
             state["help"].append({"joker": "ami", "letter": LETTERS[favourite], "sure": sure})
             state["say"] = _("Votre ami pense que c’est la réponse %(letter)s, sûr à "
-                             "%(sure)s %%.") % {"letter": LETTERS[favourite], "sure": sure}
+                             "%(sure)s %%.") % {"letter": LETTERS[favourite], "sure": sure}
 
     # --- reading ---------------------------------------------------------------------------
 
