@@ -5,6 +5,8 @@ the printer all call these. Rules about one field live in field validators and
 model constraints; the rules here look across rows (a card's questions, a ladder,
 a whole game). The check functions take model instances whose relations are
 already loaded (`load_game`) and never query the database themselves.
+Play calibrates the content too: `check_calibration` sets a question's rated difficulty
+against the share of right answers players gave it in the web player.
 Other layers add rules of their own with `register_rule` (printing adds "does it fit"),
 and the sentences of their problems with `register_message`.
 
@@ -28,12 +30,14 @@ from functools import cached_property
 from statistics import mean
 from typing import Any, NamedTuple
 
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .games import GAMES, content_games, kind_of
-from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
+from .games.spec import DIFFICULTY_MAX, ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
 from .models import STATUS_RANK, Card, CardQuestion, Proposition, Question, Status
 
 ERROR = "error"
@@ -297,6 +301,17 @@ def _coverage(p: Problem) -> str:
          "players": a["players"], "have": a["have"], "need": a["need"]}
 
 
+def _difficulty_disagrees(p: Problem) -> str:
+    a = p.args
+    return ngettext(
+        "Difficulté notée %(rated)s, observée %(observed)s en jeu : %(rate)s %% de "
+        "bonnes réponses sur %(count)s réponse.",
+        "Difficulté notée %(rated)s, observée %(observed)s en jeu : %(rate)s %% de "
+        "bonnes réponses sur %(count)s réponses.",
+        a["count"],
+    ) % {"rated": a["rated"], "observed": a["observed"], "rate": a["rate"], "count": a["count"]}
+
+
 MESSAGES.update({
     "proposition_count": _proposition_count,
     "right_count": _right_count,
@@ -332,6 +347,7 @@ MESSAGES.update({
     "duplicate_answer": lambda p: _("Même réponse que « %(ref)s » : « %(answer)s ».") % {
         "ref": p.args["other"], "answer": p.args["answer"]},
     "coverage": _coverage,
+    "difficulty_disagrees": _difficulty_disagrees,
     # A refusal whose reason is already a sentence (the services wrap plain refusals so).
     "refused": lambda p: str(p.args["reason"]),
 })
@@ -603,6 +619,121 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
     return problems
 
 
+# --- play calibrates the content ---------------------------------------------------------
+# How often players answer a question right says how hard it really is. An answer the table
+# accepted anyway (`overridden`) counts as right: the players, who heard it, judged it so.
+
+# Below this many answers, luck speaks louder than difficulty: nothing is flagged.
+CALIBRATION_MIN_ANSWERS = 20
+# (lowest success rate in %, observed difficulty), easiest first: the first band a question
+# reaches is its observed difficulty; below the last one it is the hardest. Five even bands
+# of 20 points from a question nearly everyone knows (85 % and more) down to one answered
+# no better than a guess among four (under 25 %). They read the raw rate, whatever the
+# kind: on a two-way question guessing alone scores about 50 %, so it reads 3 at worst.
+CALIBRATION_BANDS = ((85, 1), (65, 2), (45, 3), (25, 4))
+CALIBRATION_BELOW_BANDS = DIFFICULTY_MAX
+# One step apart is the noise of a small sample near a band's edge; two steps is a question
+# rated wrong.
+CALIBRATION_GAP = 2
+
+
+def success_rate(answers: int, right: int) -> int | None:
+    """Return the share of right answers in whole percent, rounded down (None: no answers).
+
+    Rounded down, the percentage shown falls in the same band as the exact rate: 84.9 %
+    reads 84 % and is observed 2, as the bands say.
+    """
+    _check_counts(answers, right)
+    return right * 100 // answers if answers else None
+
+
+def observed_difficulty(answers: int, right: int) -> int | None:
+    """Return the difficulty, 1 to 5, that play observes (None: no answers yet)."""
+    _check_counts(answers, right)
+    if not answers:
+        return None
+    for lowest, difficulty in CALIBRATION_BANDS:
+        # In whole numbers, so that a rate on a band's edge lands in that band exactly.
+        if right * 100 >= lowest * answers:
+            return difficulty
+    return CALIBRATION_BELOW_BANDS
+
+
+def _check_counts(answers: int, right: int) -> None:
+    if answers < 0 or not 0 <= right <= answers:
+        raise ValueError(f"{right} right answers out of {answers} cannot be.")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A question's rated difficulty beside what play observed."""
+
+    rated: int
+    answers: int
+    right: int
+
+    def __post_init__(self):
+        _check_counts(self.answers, self.right)
+
+    @property
+    def rate(self) -> int | None:
+        return success_rate(self.answers, self.right)
+
+    @property
+    def observed(self) -> int | None:
+        return observed_difficulty(self.answers, self.right)
+
+    @property
+    def enough(self) -> bool:
+        """Return whether there are enough answers to judge the rated difficulty."""
+        return self.answers >= CALIBRATION_MIN_ANSWERS
+
+    @property
+    def gap(self) -> int:
+        return abs(self.observed - self.rated) if self.observed is not None else 0
+
+    @property
+    def disagrees(self) -> bool:
+        return self.enough and self.gap >= CALIBRATION_GAP
+
+
+def calibration_of(question: Question) -> Calibration:
+    """Return a question's calibration from the counts `answer_counts` annotated on it."""
+    return Calibration(question.difficulty, getattr(question, "answer_count", 0) or 0,
+                       getattr(question, "right_count", 0) or 0)
+
+
+def check_calibration(question: Question, *, answers: int, right: int) -> list[Problem]:
+    """Warn when enough answers in play put a question CALIBRATION_GAP or more off its rating."""
+    calibration = Calibration(question.difficulty, answers, right)
+    if not calibration.disagrees:
+        return []
+    return [Problem.of(
+        "difficulty_disagrees", WARNING, question, question.game.slug,
+        # Measures, not identity: each new answer moves them, the problem stays the same.
+        values={"rated": calibration.rated, "observed": calibration.observed,
+                "rate": calibration.rate, "count": answers},
+        magnitude=calibration.gap)]
+
+
+def answer_counts() -> dict[str, Coalesce]:
+    """Return the annotations that count a question's answers in play and its right ones.
+
+    The admin's columns and the report both count with these. The answers' model is found
+    through the reverse relation `answers`: cms imports nothing of the player. Counted in
+    subqueries, not over a join: the admin's search joins the propositions, and a joined
+    count would be multiplied by them.
+    """
+    answers = (Question._meta.get_field("answers").related_model.objects
+               .filter(question=OuterRef("pk")).order_by().values("question"))
+
+    def count(rows):
+        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
+
+    return {"answer_count": count(answers),
+            "right_count": count(answers.filter(Q(right=True) | Q(overridden=True)))}
+
+
 # --- rules other layers add ---------------------------------------------------------------
 
 # Each takes a game's loaded content and returns problems; printing registers "does it fit".
@@ -675,6 +806,8 @@ class GameContent:
     propositions: dict[int, list[PropositionRow]]  # by question pk, in order
     card_questions: dict[int, list[Question]]  # by card pk, in order
     placed: set[int]  # pks of the questions that sit on a card
+    # (answers, right answers) in play by question pk; a question never answered is absent.
+    answers: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def load_game(slug: str) -> GameContent:
@@ -731,7 +864,11 @@ def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
         card_questions[card_id].append(by_pk[question_id])
     placed = set(CardQuestion.objects.filter(question__in=questions_qs.values("pk"))
                  .values_list("question_id", flat=True))
-    return GameContent(game, cards, questions, propositions, card_questions, placed)
+    answers = {pk: (count, right) for pk, count, right in (
+        Question.objects.filter(pk__in=questions_qs.values("pk")).order_by()
+        .annotate(**answer_counts()).filter(answer_count__gt=0)
+        .values_list("pk", "answer_count", "right_count"))}
+    return GameContent(game, cards, questions, propositions, card_questions, placed, answers)
 
 
 def check_game(content: GameContent, *, advisory: bool = True) -> Report:
@@ -756,6 +893,9 @@ def check_game(content: GameContent, *, advisory: bool = True) -> Report:
         return report
     report.problems.extend(check_duplicates(game, content.questions))
     report.problems.extend(check_coverage(game, content.cards, content.questions))
+    for question in content.questions:
+        answers, right = content.answers.get(question.pk, (0, 0))
+        report.problems.extend(check_calibration(question, answers=answers, right=right))
     for rule in EXTRA_RULES:
         report.problems.extend(rule(content))
     return report

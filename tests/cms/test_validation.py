@@ -15,6 +15,7 @@ from PIL import Image
 from cms.games import GAMES, kind_of
 from cms.models import Card, Question, Status
 from cms.validation import (
+    CALIBRATION_MIN_ANSWERS,
     ERROR,
     EXTRA_RULES,
     MESSAGES,
@@ -30,6 +31,7 @@ from cms.validation import (
     similar_pairs,
     validate_game,
 )
+from player.models import Answer
 from tests.builders import make_card, make_duel_pair, make_question
 
 pytestmark = pytest.mark.django_db
@@ -883,6 +885,10 @@ def a_problem_of_every_rule() -> list[Problem]:
     make_card("coup-de-maitre", pair=make_card("duel", colour=""))
     make_card("duel", colour="bleu", title="Autre", pair=make_card("coup-fatal"))
     make_card("duel", colour="rouge")
+    # Rated the easiest, missed by every player.
+    played = make_question("echelle", step=1, difficulty=1)
+    Answer.objects.bulk_create(Answer(question=played, browser="b", mode="echelle", right=False)
+                               for _ in range(CALIBRATION_MIN_ANSWERS))
     return [p for slug in ("douze-coups", "millionnaire", "prendre-sa-place")
             for p in validate_game(slug).problems]
 
