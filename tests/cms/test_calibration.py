@@ -170,3 +170,47 @@ def test_the_problems_report_lists_the_calibration_warning(reviewer_client):
              if row["problem"].code == "difficulty_disagrees"]
     assert row["url"] == change_url(question)
     assert escape(row["problem"].message) in response.content.decode()
+
+
+# --- the answers, read-only -----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_reader_lists_the_answers_to_one_question(reader_client):
+    question, other = ladder_question(1), ladder_question(1)
+    play(question, right=2, wrong=1)
+    play(other, right=4)
+
+    response = reader_client.get(reverse("admin:player_answer_changelist"),
+                                 {"question__id__exact": question.pk})
+
+    assert response.status_code == 200
+    assert {a.question_id for a in response.context["cl"].result_list} == {question.pk}
+    assert len(response.context["cl"].result_list) == 3
+
+
+@pytest.mark.django_db
+def test_the_answers_list_filters_by_mode_and_by_right(reader_client):
+    question = ladder_question(1)
+    play(question, right=2, wrong=3, mode="echelle")
+    play(question, right=1, mode="duo")
+
+    response = reader_client.get(reverse("admin:player_answer_changelist"),
+                                 {"mode": "echelle", "right__exact": "1"})
+
+    assert [(a.mode, a.right) for a in response.context["cl"].result_list] == [
+        ("echelle", True)] * 2
+
+
+@pytest.mark.django_db
+def test_nobody_adds_changes_or_deletes_an_answer_by_hand(reviewer_client):
+    play(ladder_question(1), wrong=1)
+    answer = Answer.objects.get()
+
+    assert reviewer_client.get(reverse("admin:player_answer_add")).status_code == 403
+    assert reviewer_client.get(
+        reverse("admin:player_answer_delete", args=[answer.pk])).status_code == 403
+    page = reviewer_client.get(reverse("admin:player_answer_change", args=[answer.pk]))
+    assert page.status_code == 200
+    assert 'name="_save"' not in page.content.decode()
+    assert "navigateur-test" not in page.content.decode()
