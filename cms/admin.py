@@ -3,13 +3,15 @@
 import contextvars
 
 from django import forms
+from django.apps import apps
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
 from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models, transaction
-from django.db.models import Count, Exists
+from django.db.models import Count, Exists, FloatField, OrderBy
+from django.db.models.functions import Cast, NullIf
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpResponseRedirect
 from django.urls import reverse
@@ -27,6 +29,13 @@ from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Correction, CorrectionState, Proposition, Question, Status
 from .resources import CardResource, QuestionImageResource, QuestionResource
 from .services import Refused, StaleEdit, can_set_status, set_status, set_status_many
+from .validation import (
+    CALIBRATION_MIN_ANSWERS,
+    Calibration,
+    answer_counts,
+    calibration_of,
+    check_calibration,
+)
 
 # --- filters ------------------------------------------------------------------------------
 
@@ -81,6 +90,35 @@ class CorrectionFilter(admin.SimpleListFilter):
         if self.value() == "none":
             return queryset.filter(has_correction=False)
         return queryset
+
+
+class CalibrationFilter(admin.SimpleListFilter):
+    """Questions by what play says of their difficulty (the counts come from get_queryset)."""
+
+    title = gettext_lazy("calibrage")
+    parameter_name = "calibration"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("agrees", _("Assez de réponses, en accord")),
+            ("disagrees", _("En désaccord avec la difficulté notée")),
+            ("few", _("Pas encore assez de réponses")),
+        ]
+
+    def queryset(self, request, queryset):
+        if self.value() == "few":
+            return queryset.filter(answer_count__lt=CALIBRATION_MIN_ANSWERS)
+        if self.value() not in ("agrees", "disagrees"):
+            return queryset
+        # The rule the report applies, on counts read in one query: not a second one in SQL.
+        disagreeing = [
+            pk for pk, rated, answers, right in queryset.values_list(
+                "pk", "difficulty", "answer_count", "right_count")
+            if Calibration(rated, answers, right).disagrees]
+        if self.value() == "disagrees":
+            return queryset.filter(pk__in=disagreeing)
+        return queryset.filter(answer_count__gte=CALIBRATION_MIN_ANSWERS).exclude(
+            pk__in=disagreeing)
 
 
 # --- shared behaviour of questions and cards ----------------------------------------------
@@ -731,20 +769,28 @@ class PropositionInline(SortableInline):
                                   "is_hidden": bool(row.get("is_hidden"))} for row in rows]}
 
 
+# Unanswered questions sort below 0 %, whichever way: no backend puts its nulls elsewhere.
+SUCCESS_ORDER = OrderBy(Cast("right_count", FloatField()) / NullIf("answer_count", 0),
+                        nulls_first=True)
+
+
 @admin.register(Question)
 class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
     resource_classes = [QuestionResource, QuestionImageResource]
-    list_display = ["short_text", "kind", "difficulty", "step", "theme", "status_badge",
-                    "problems_count", "on_card"]
+    list_display = ["short_text", "kind", "difficulty", "success_rate", "answer_total", "step",
+                    "theme", "status_badge", "problems_count", "on_card"]
     list_display_links = ["short_text"]
-    list_filter = [GameFilter, "kind", "difficulty", "status", CorrectionFilter, ProblemsFilter,
-                   "step", "theme"]
+    list_filter = [GameFilter, "kind", "difficulty", CalibrationFilter, "status",
+                   CorrectionFilter, ProblemsFilter, "step", "theme"]
     search_fields = ["text", "theme", "answer", "ref", "propositions__text"]
     inlines = [PropositionInline]
-    readonly_fields = ["status_badge", "image_preview", "created_by", "created_at",
-                       "updated_by", "updated_at"]
+    readonly_fields = ["status_badge", "image_preview", "success_rate", "answer_total",
+                       "calibration", "created_by", "created_at", "updated_by", "updated_at"]
+    calibration_fieldset = (gettext_lazy("Calibrage par le jeu"), {
+        "fields": ["success_rate", "answer_total", "calibration"]})
     fieldsets = [
         (None, {"fields": ["status_badge", "kind", "text", "difficulty", "theme", "step"]}),
+        calibration_fieldset,
         (gettext_lazy("Réponse libre et image"), {"fields": ["answer", "variants", "image",
                                                               "image_preview"]}),
         (gettext_lazy("Pour en savoir plus"), {"fields": ["anecdote", "source"]}),
@@ -769,8 +815,76 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
         filters = super().get_list_filter(request)
         return [f for f in filters if f != "step"] if self._without_ladder(request) else filters
 
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or obj.pk is None:
+            # Nothing has been played of a question not yet saved.
+            return [fs for fs in fieldsets if fs is not self.calibration_fieldset]
+        return fieldsets
+
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("slots__card")
+        return (super().get_queryset(request).prefetch_related("slots__card")
+                .annotate(**answer_counts()))
+
+    def get_object(self, request, object_id, from_field=None):
+        obj = super().get_object(request, object_id, from_field)
+        if obj is not None:
+            obj.plateau_answers_url = self.answers_url(request, obj)
+        return obj
+
+    def answers_url(self, request, question) -> str | None:
+        """Return the list of a question's answers in play, if this user may read it."""
+        # Looked up by name: cms imports nothing of the player.
+        model = apps.get_model("player", "Answer")
+        site = self.admin_site
+        if not site.is_registered(model) or not site.get_model_admin(
+                model).has_view_permission(request):
+            return None
+        return f"{reverse('admin:player_answer_changelist')}?question__id__exact={question.pk}"
+
+    @admin.display(description=gettext_lazy("réussite observée"), ordering=SUCCESS_ORDER)
+    def success_rate(self, obj):
+        calibration = calibration_of(obj)
+        if calibration.rate is None:
+            return "—"
+        rate = _("%(rate)s %%") % {"rate": calibration.rate}
+        if calibration.disagrees:
+            why = check_calibration(obj, answers=calibration.answers,
+                                    right=calibration.right)[0].message
+            return format_html('<span class="plateau-warning" title="{}">{} ⚠</span>', why,
+                               rate)
+        if not calibration.enough:
+            return format_html('<span class="plateau-few" title="{}">{}</span>',
+                               _("Pas encore assez de réponses pour juger."), rate)
+        return rate
+
+    @admin.display(description=gettext_lazy("réponses"), ordering="answer_count")
+    def answer_total(self, obj):
+        count = calibration_of(obj).answers
+        request = _listing_request.get()
+        url = getattr(obj, "plateau_answers_url", None) or (
+            self.answers_url(request, obj) if request is not None else None)
+        if count and url:
+            return format_html('<a href="{}">{}</a>', url, count)
+        return count
+
+    @admin.display(description=gettext_lazy("calibrage"))
+    def calibration(self, obj):
+        calibration = calibration_of(obj)
+        if not calibration.answers:
+            return _("Aucune réponse en jeu pour l’instant.")
+        if not calibration.enough:
+            return _(
+                "Pas encore assez de réponses pour juger la difficulté : %(count)s sur les "
+                "%(min)s nécessaires."
+            ) % {"count": calibration.answers, "min": CALIBRATION_MIN_ANSWERS}
+        problems = check_calibration(obj, answers=calibration.answers, right=calibration.right)
+        if problems:
+            return format_html('<span class="plateau-warning">{}</span>', _(
+                "À revoir : %(why)s") % {"why": problems[0].message})
+        return format_html('<span class="plateau-ok">{}</span>', _(
+            "En accord avec le jeu : difficulté observée %(observed)s, notée %(rated)s."
+        ) % {"observed": calibration.observed, "rated": calibration.rated})
 
     def get_search_results(self, request, queryset, search_term):
         queryset, may_have_duplicates = super().get_search_results(request, queryset,

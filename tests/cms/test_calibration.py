@@ -24,7 +24,7 @@ from cms.validation import (
     validate_game,
 )
 from player.models import Answer
-from tests.admin_forms import change_url
+from tests.admin_forms import change_url, changelist_url
 from tests.builders import make_question
 
 NBSP = "\u00a0"
@@ -48,6 +48,15 @@ def play(question, *, right=0, wrong=0, accepted=0, mode="echelle") -> None:
 def calibration_problems(question) -> list:
     return [p for p in validate_game(question.game.slug).about(question)
             if p.code == "difficulty_disagrees"]
+
+
+def listed(response) -> list[int]:
+    return [obj.pk for obj in response.context["cl"].result_list]
+
+
+def column(response, name: str) -> int:
+    """Return the index the change list sorts a column by (`?o=`)."""
+    return list(response.context["cl"].list_display).index(name)
 
 
 # --- the bands, pure ----------------------------------------------------------------------
@@ -170,6 +179,182 @@ def test_the_problems_report_lists_the_calibration_warning(reviewer_client):
              if row["problem"].code == "difficulty_disagrees"]
     assert row["url"] == change_url(question)
     assert escape(row["problem"].message) in response.content.decode()
+
+
+# --- the change list ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_list_shows_the_observed_success_and_the_answers_beside_the_difficulty(
+        reviewer_client):
+    question = ladder_question(3)
+    play(question, right=31, wrong=19)  # 62 %: observed 3, as rated
+
+    response = reviewer_client.get(changelist_url(Question))
+
+    columns = list(response.context["cl"].list_display)
+    assert columns[columns.index("difficulty"):][:3] == ["difficulty", "success_rate",
+                                                        "answer_total"]
+    page = response.content.decode()
+    assert "Réussite observée" in page
+    assert ">Réponses<" in page
+    assert f'<td class="field-success_rate">62{NBSP}%</td>' in page
+    answers = f"{reverse('admin:player_answer_changelist')}?question__id__exact={question.pk}"
+    assert f'<td class="field-answer_total"><a href="{answers}">50</a></td>' in page
+
+
+@pytest.mark.django_db
+def test_a_question_never_played_shows_a_dash_and_no_answers(reviewer_client):
+    ladder_question(1)
+
+    page = reviewer_client.get(changelist_url(Question)).content.decode()
+
+    assert '<td class="field-success_rate">—</td>' in page
+    assert '<td class="field-answer_total">0</td>' in page
+
+
+@pytest.mark.django_db
+def test_the_list_marks_a_disagreeing_question_with_the_reason(reviewer_client):
+    question = ladder_question(1)
+    play(question, right=6, wrong=14)
+    [problem] = calibration_problems(question)
+
+    page = reviewer_client.get(changelist_url(Question)).content.decode()
+
+    assert (f'<span class="plateau-warning" title="{escape(problem.message)}">30{NBSP}% ⚠'
+            "</span>") in page
+
+
+@pytest.mark.django_db
+def test_searching_by_a_proposition_does_not_multiply_the_answers(reviewer_client):
+    question = ladder_question(1)
+    play(question, right=20)
+
+    response = reviewer_client.get(changelist_url(Question), {"q": "Proposition"})
+
+    assert listed(response) == [question.pk]
+    assert '<td class="field-answer_total"><a href' in response.content.decode()
+    assert response.context["cl"].result_list[0].answer_count == 20
+
+
+@pytest.mark.django_db
+def test_the_list_sorts_by_observed_success_with_unplayed_questions_below_zero(
+        reviewer_client):
+    unplayed = ladder_question(1)
+    easy, middling, hard = ladder_question(1), ladder_question(3), ladder_question(5)
+    play(easy, right=9, wrong=1)
+    play(middling, right=5, wrong=5)
+    play(hard, right=1, wrong=9)
+    index = column(reviewer_client.get(changelist_url(Question)), "success_rate")
+
+    ascending = reviewer_client.get(changelist_url(Question), {"o": str(index)})
+    descending = reviewer_client.get(changelist_url(Question), {"o": f"-{index}"})
+
+    assert listed(ascending) == [unplayed.pk, hard.pk, middling.pk, easy.pk]
+    assert listed(descending) == [easy.pk, middling.pk, hard.pk, unplayed.pk]
+
+
+@pytest.mark.django_db
+def test_the_list_sorts_by_the_number_of_answers(reviewer_client):
+    once, thrice, never = ladder_question(1), ladder_question(1), ladder_question(1)
+    play(once, right=1)
+    play(thrice, wrong=3)
+    index = column(reviewer_client.get(changelist_url(Question)), "answer_total")
+
+    response = reviewer_client.get(changelist_url(Question), {"o": f"-{index}"})
+
+    assert listed(response) == [thrice.pk, once.pk, never.pk]
+
+
+@pytest.mark.django_db
+def test_the_list_costs_as_many_queries_for_many_played_questions_as_for_one(
+        reviewer_client):
+    play(ladder_question(1), right=5, wrong=20)
+    reviewer_client.get(changelist_url(Question))  # sessions and permissions warmed up
+    with CaptureQueriesContext(connection) as one:
+        reviewer_client.get(changelist_url(Question))
+    for difficulty in (1, 2, 3, 4, 5, 1, 2, 3):
+        play(ladder_question(difficulty), right=10, wrong=12)
+
+    with CaptureQueriesContext(connection) as nine:
+        response = reviewer_client.get(changelist_url(Question))
+
+    assert len(response.context["cl"].result_list) == 9
+    assert len(nine) == len(one)
+
+
+@pytest.fixture
+def calibrated(db):
+    """A question play agrees with, one it disagrees with, one not played enough, one not
+    played at all."""
+    agrees, disagrees, few = ladder_question(1), ladder_question(1), ladder_question(1)
+    play(agrees, right=18, wrong=2)
+    play(disagrees, right=2, wrong=18)
+    play(few, wrong=CALIBRATION_MIN_ANSWERS - 1)
+    return {"agrees": agrees, "disagrees": disagrees, "few": few,
+            "never": ladder_question(1)}
+
+
+@pytest.mark.parametrize(("choice", "expected"), [
+    ("agrees", {"agrees"}), ("disagrees", {"disagrees"}), ("few", {"few", "never"}),
+])
+def test_the_calibration_filter_lists_exactly_its_questions(reviewer_client, calibrated,
+                                                            choice, expected):
+    response = reviewer_client.get(changelist_url(Question), {"calibration": choice})
+
+    assert set(listed(response)) == {calibrated[name].pk for name in expected}
+
+
+def test_the_calibration_filter_is_offered_in_french(reviewer_client, calibrated):
+    page = reviewer_client.get(changelist_url(Question)).content.decode()
+
+    for label in ("Par calibrage", "Assez de réponses, en accord",
+                  "En désaccord avec la difficulté notée", "Pas encore assez de réponses"):
+        assert escape(label) in page
+
+
+# --- the change form ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_change_form_shows_the_numbers_and_why_play_disagrees(reviewer_client):
+    question = ladder_question(1)
+    play(question, right=6, wrong=14)
+    [problem] = calibration_problems(question)
+
+    page = reviewer_client.get(change_url(question)).content.decode()
+
+    assert "Calibrage par le jeu" in page
+    assert f"30{NBSP}% ⚠" in page
+    assert escape(f"À revoir{NBSP}: {problem.message}") in page
+
+
+@pytest.mark.django_db
+def test_the_change_form_says_when_play_agrees(reviewer_client):
+    question = ladder_question(2)
+    play(question, right=17, wrong=3)
+
+    page = reviewer_client.get(change_url(question)).content.decode()
+
+    assert escape(f"En accord avec le jeu{NBSP}: difficulté observée 1, notée 2.") in page
+
+
+@pytest.mark.django_db
+def test_the_change_form_says_how_many_answers_are_still_missing(reviewer_client):
+    question = ladder_question(1)
+    play(question, wrong=12)
+
+    page = reviewer_client.get(change_url(question)).content.decode()
+
+    assert escape(f"Pas encore assez de réponses pour juger la difficulté{NBSP}: 12 sur les "
+                  f"{CALIBRATION_MIN_ANSWERS} nécessaires.") in page
+
+
+@pytest.mark.django_db
+def test_the_add_form_has_no_calibration(reviewer_client):
+    page = reviewer_client.get(reverse("admin:cms_question_add")).content.decode()
+
+    assert "Calibrage par le jeu" not in page
 
 
 # --- the answers, read-only -----------------------------------------------------------------
