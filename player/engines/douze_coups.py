@@ -275,7 +275,8 @@ class DouzeCoupsEngine:
             shown["etoile"] = _etoile_view(state)
             shown["final"] = {"number": min(state["final"]["asked"] + 1,
                                             rules["coup_de_maitre_questions"]),
-                              "of": rules["coup_de_maitre_questions"]}
+                              "of": rules["coup_de_maitre_questions"],
+                              "panels": rules["large_panels"] + rules["small_panels"]}
         return shown
 
     def deadline(self, state: State) -> float | None:
@@ -1052,6 +1053,7 @@ def _image_view(state: State) -> dict:
 def _etoile_view(state: State) -> dict:
     etoile = _etoile(state)
     shown = {"question": etoile.id, "text": etoile.text,
+             "jackpot": euros(state["rules"]["etoile_jackpot"]),
              "guessers": [{"seat": s, "name": _name(state, s)} for s in _seats(state)
                           if not state["players"][s]["out"]]}
     if state["phase"] == OVER:

@@ -845,18 +845,18 @@ def _say(state: State) -> str:
             return _("Super Cash manqué : %(name)s recule de %(points)s cases. La bonne "
                      "réponse était « %(answer)s ».") % values
         if news["right"]:
-            return ngettext("Bonne réponse de %(name)s : %(points)s point.",
-                            "Bonne réponse de %(name)s : %(points)s points.",
+            return ngettext("%(name)s : bonne réponse, %(points)s point.",
+                            "%(name)s : bonne réponse, %(points)s points.",
                             news["points"]) % values
-        return _("Mauvaise réponse de %(name)s. La bonne réponse était « %(answer)s ».") % values
+        return _("%(name)s : mauvaise réponse. La bonne réponse était « %(answer)s ».") % values
     if code == "overridden":
-        return _("La table accepte la réponse de %(name)s : le score est corrigé.") % {
+        return _("La table accepte la réponse pour %(name)s : le score est corrigé.") % {
             "name": name}
     if code == "qualifs-over":
         return _("Fin des Qualifs. La Compet’ sur le thème « %(theme)s » : passez l’écran à "
                  "%(name)s.") % {"theme": _theme_of(state, "compet", 0), "name": name}
     if code == "handover":
-        return _("Réponses de %(done)s enregistrées. Passez l’écran à %(name)s.") % {
+        return _("%(done)s a répondu à tout. Passez l’écran à %(name)s.") % {
             "done": state["players"][news["done"]], "name": name}
     if code == "ready":
         return _("À %(name)s de répondre : question 1 sur %(of)s.") % {"name": name,
@@ -873,7 +873,7 @@ def _say(state: State) -> str:
             % {"name": challenger},
         }.get(news["intro"], "")
         if news["seats"]:
-            told = _("Question %(n)s : bonne réponse de %(names)s.") % {
+            told = _("Question %(n)s : bonne réponse pour %(names)s.") % {
                 "n": news["n"], "names": _names(state, news["seats"])}
         else:
             told = _("Question %(n)s : aucune bonne réponse.") % {"n": news["n"]}
@@ -894,7 +894,7 @@ def _say(state: State) -> str:
         return _("%(name)s a le meilleur score et devient le Champion : à %(name)s de choisir "
                  "les thèmes du Défi.") % {"name": name}
     if code == "own-theme":
-        return _("%(champion)s répondra sur « %(theme)s » ; reste à choisir le thème de "
+        return _("%(champion)s répondra sur « %(theme)s » ; reste à choisir le thème pour "
                  "%(name)s.") % {"champion": champion, "name": name,
                                  "theme": _theme_of(state, "defi", news["card"])}
     if code == "theme":
@@ -917,10 +917,10 @@ def _say(state: State) -> str:
             return _("Coup de bluff réussi : %(challenger)s a bien %(score)s points, "
                      "%(champion)s garde sa place !") % values
         return _("Coup de bluff manqué : %(challenger)s a %(score)s points et prend la place "
-                 "de %(champion)s !") % values
+                 "du Champion %(champion)s !") % values
     if result["kept"]:
         return _("%(champion)s garde sa place, %(a)s à %(b)s !") % values
-    return _("%(challenger)s prend la place de %(champion)s, %(b)s à %(a)s !") % values
+    return _("%(challenger)s prend la place du Champion %(champion)s, %(b)s à %(a)s !") % values
 
 
 ENGINE = PrendreSaPlaceEngine(SPEC)

@@ -437,7 +437,7 @@ def test_the_count_reveals_each_question_with_every_answer_and_the_right_one():
     assert question["anecdote"] == f"Anecdote {question['id']}."
     assert [(e["name"], e["right"]) for e in question["entries"]] == [("Alex", True),
                                                                      ("Bea", False)]
-    assert "bonne réponse de Alex" in table.view["say"]
+    assert "bonne réponse pour Alex" in table.view["say"]
 
 
 def test_the_count_moves_each_pawn_by_its_right_answers_format_points():
@@ -618,7 +618,7 @@ def test_the_challenger_takes_the_seat_with_a_better_score():
     assert (view["result"]["challenger_score"], view["result"]["champion_score"]) == (CASH,
                                                                                     4 * DUO)
     assert view["winner"]["name"] == "Alex" and view["result"]["kept"] is False
-    assert "Alex prend la place de Chloé" in view["say"]
+    assert "Alex prend la place du Champion Chloé" in view["say"]
 
 
 def test_the_winner_takes_the_red_armchair():
