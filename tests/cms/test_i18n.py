@@ -64,7 +64,7 @@ def test_the_compiled_catalogue_matches_its_source(domain, tmp_path):
 def test_the_catalogue_holds_every_string_marked_in_the_code(tmp_path):
     # Extract afresh from a copy of the code, and compare the message ids.
     root = Path(settings.BASE_DIR)
-    for part in ("cms", "printing", "templates", "locale"):
+    for part in ("cms", "printing", "player", "templates", "locale"):
         shutil.copytree(root / part, tmp_path / part)
     shutil.copy(root / "manage.py", tmp_path / "manage.py")
     for domain in ("django", "djangojs"):
