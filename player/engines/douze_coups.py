@@ -717,6 +717,7 @@ def _fatal_begin(step: Step, action: dict, now: float) -> None:
     fatal = state["fatal"]
     fatal["since"] = now
     state["step"] = RUN
+    state["last"] = None  # the screen is the face-à-face's now: its own reveals only
     _news(state, "fatal_begin", name=_name(state, fatal["seats"][0]))
     _fatal_continue(step, now)
 

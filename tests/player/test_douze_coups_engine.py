@@ -9,8 +9,11 @@ import copy
 import dataclasses
 import itertools
 import json
+from types import SimpleNamespace
 
 import pytest
+from django.template.loader import render_to_string
+from django.test import RequestFactory
 
 from cms.games.douze_coups import RULES, SPEC
 from player.engines.base import (
@@ -75,7 +78,7 @@ def fiche() -> Unit:
         Item(id=next(ids), text=f"Ces animaux sont des mammifères ({number})", difficulty=2,
              choices=tuple(Choice("le requin-baleine" if i == INTRUDER else f"mammifère {i}",
                                   i != INTRUDER) for i in range(7)),
-             anecdote=f"{SECRET} le requin-baleine respire par des branchies"),))
+             anecdote=f"{SECRET} le requin-baleine respire par des branchies ({number})"),))
 
 
 def fatal_card() -> Unit:
@@ -1185,3 +1188,101 @@ def test_everyone_s_money_stays_in_the_view_throughout():
     table = at_final()
     assert [p["money_label"] for p in table.view["players"]] == [
         f"{m:,}".replace(",", "\u202f") + "\u00a0€" for m in table.money]
+
+
+def test_starting_the_clock_clears_the_reveal_of_the_round_before():
+    table = at_coup_fatal()
+    assert table.view["last"]["mode"] == "duel"  # read while the face-à-face gets ready
+    table.act("begin")
+    assert table.view["last"] is None
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+
+def render(table: Table) -> str:
+    """Return the board as the shell renders it inside the page."""
+    view = table.view
+    context = {"view": view, "play": SimpleNamespace(version=4, token="t"),
+               "action_url": "/partie/t/action/"}
+    if view.get("image"):
+        context["image_url"] = "/partie/t/image/4.png"
+    return render_to_string("player/douze-coups/board.html", context,
+                            request=RequestFactory().get("/"))
+
+
+def secrets_of(table: Table) -> list[str]:
+    """Return what the page must not carry while the current question is played."""
+    found = [ETOILE_ANSWER, ETOILE_VARIANT]
+    if table.question:
+        item = table.card()
+        found += [c.text for c in item.choices if c.hidden] + [item.anecdote]
+        found += [item.answer, *item.variants] if item.answer else []
+    return [text for text in found if text]
+
+
+def test_every_step_of_a_game_renders_a_form_for_its_actions_and_none_of_its_secrets():
+    table = Table(3)
+    offered = {}
+
+    def look():
+        html = render(table)
+        for secret in secrets_of(table):
+            assert secret not in html, (table.view["phase"], table.view["step"], secret)
+        for kind in ("pick", "answer", "challenge", "pick_card", "begin", "pass", "override",
+                     "guess"):
+            if f'name="type" value="{kind}"' in html:
+                offered.setdefault((table.view["phase"], table.view["step"]), set()).add(kind)
+
+    original = table.act
+
+    def act(*args, **kwargs):
+        view = original(*args, **kwargs)
+        if not view["finished"]:
+            look()
+        return view
+
+    table.act = act
+    look()
+    lose_envoi(table, loser=0)
+    settle_duel(table, provoked=2)
+    lose_cpc(table, loser=0)
+    settle_duel(table, provoked=1)
+    for _ in range(2):
+        table.act("begin")
+        table.fatal(right=False)
+        table.fatal(right=True)
+        table.timeout()
+    table.maitre()
+    assert offered == {
+        ("coup-d-envoi", "pick"): {"pick"}, ("coup-d-envoi", "answer"): {"answer"},
+        ("duel", "challenge"): {"challenge"}, ("duel", "pick"): {"pick_card"},
+        ("duel", "answer"): {"answer"}, ("coup-par-coup", "answer"): {"answer"},
+        ("coup-fatal", "ready"): {"begin"}, ("coup-fatal", "run"): {"answer", "pass",
+                                                                    "override"},
+        ("final", "answer"): {"answer", "guess"},
+    }
+
+
+def test_the_running_clock_is_rendered_for_the_page_to_count_down():
+    table = at_coup_fatal()
+    table.act("begin")
+    html = render(table)
+    assert html.count('data-running="1"') == 1
+    assert f'data-countdown="{SECONDS:.2f}" data-running="1"' in html
+
+
+def test_the_etoile_is_shown_as_its_picture_whose_alt_does_not_tell_the_answer():
+    table = at_final()
+    table.maitre(right=True)
+    html = render(table)
+    assert '<img src="/partie/t/image/4.png"' in html
+    assert "Eiffel" not in html
+
+
+def test_the_end_of_the_game_names_the_maitre_de_midi_and_the_etoile():
+    table = at_final()
+    table.guess(1, "tour Eiffel")
+    html = render(table)
+    assert "Hugo est Maître de Midi\u202f!" in html
+    assert ETOILE_ANSWER in html
