@@ -158,7 +158,8 @@ class DouzeCoupsEngine:
     def start(self, spec, content, players, seed, *, now=0.0) -> State:
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players:
-            raise Refused("players", _("Les 12 Coups de Midi se jouent de %(a)s à %(b)s.") % {
+            raise Refused("players", _(
+                "Les 12 Coups de Midi se jouent de %(a)s à %(b)s joueurs.") % {
                 "a": self.min_players, "b": self.max_players})
         rules = _rules(spec, len(players))
         counts = _most(spec)
