@@ -96,6 +96,23 @@ def by_step(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]
     return drawn
 
 
+def paired(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]:
+    """Return duel cards pair by pair, each card followed by its partner.
+
+    A pair shares a theme, so dealing cards one theme after another would split it; the
+    pairs are dealt instead. A card whose partner is not drawable stays out.
+    """
+    by_id = {unit.id: unit for unit in units}
+    pairs = []
+    for unit in units:
+        partner = by_id.get(unit.pair)
+        if partner is not None and partner.pair == unit.id and unit.id < partner.id:
+            pairs.append(Unit(id=unit.id, kind=unit.kind, title=unit.title,
+                              items=unit.items + partner.items))
+    return [card for pair in ordered(pairs, seen, rng)
+            for card in (by_id[pair.id], by_id[by_id[pair.id].pair])]
+
+
 def draw(game_slug: str, needs: dict[str, int], *, seed: int, browser: str) -> Content:
     """Return what one game may draw, `needs[kind]` units at most of each kind."""
     game = GAMES[game_slug]
@@ -105,7 +122,12 @@ def draw(game_slug: str, needs: dict[str, int], *, seed: int, browser: str) -> C
         kind = game.kind(slug)
         rng = random.Random(f"{seed}:{slug}")
         units = _units(kind)
-        order = by_step(units, seen, rng) if kind.ladder else ordered(units, seen, rng)
+        if kind.ladder:
+            order = by_step(units, seen, rng)
+        elif kind.paired:
+            order = paired(units, seen, rng)
+        else:
+            order = ordered(units, seen, rng)
         content[slug] = tuple(order[:count])
     return content
 

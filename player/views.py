@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import secrets
+import time
 from functools import wraps
 
 from django.contrib import messages
@@ -94,8 +95,19 @@ def setup(request, slug: str):
     }, status=400 if error else 200)
 
 
+def clocks_now(view: dict, now: float) -> dict:
+    """Count a running clock down to `now`: the view gives it as of the last action."""
+    clocks = view.get("clock") or []
+    for clock in [clocks] if isinstance(clocks, dict) else clocks:
+        at = clock.get("at")
+        if clock.get("running") and isinstance(at, int | float):
+            clock["remaining"] = max(0.0, clock["remaining"] - max(0.0, now - at))
+            clock["at"] = now
+    return view
+
+
 def _context(request, play: Play) -> dict:
-    view = ENGINES[play.game].view(play.state, TABLE)
+    view = clocks_now(ENGINES[play.game].view(play.state, TABLE), time.time())
     context = {"play": play, "view": view, "spec": play.spec,
                "action_url": reverse("player:act", args=[play.token]),
                "state_url": reverse("player:state", args=[play.token]),

@@ -83,3 +83,17 @@ def test_a_ladder_is_drawn_step_by_step_so_the_first_fifteen_climb_it_all():
     ladder(per_step=3)
     units = draw("millionnaire", {"echelle": 15}, seed=9, browser="b")["echelle"]
     assert sorted(u.items[0].step for u in units) == list(range(1, 16))
+
+
+def test_duel_cards_come_pair_by_pair_each_card_followed_by_its_partner():
+    from tests.builders import make_duel_pair
+
+    pairs = [make_duel_pair(status=Status.PUBLISHED, title=t, colour=c)
+             for t, c in (("Fleuves", "bleu"), ("Rois", "rouge"), ("Peintres", "vert"))]
+    make_card("duel", status=Status.PUBLISHED, title="Orpheline")
+    for seed in range(5):
+        units = draw("douze-coups", {"duel": 6}, seed=seed, browser="b")["duel"]
+        assert len(units) == 6
+        for first, second in zip(units[::2], units[1::2], strict=True):
+            assert first.pair == second.id and second.pair == first.id
+    assert {u.id for u in units} == {card.pk for pair in pairs for card in pair}

@@ -164,3 +164,12 @@ def test_the_anecdote_and_the_right_answer_come_with_the_reveal(client, library)
     html = response.content.decode()
     assert "Anecdote secrète 1" in html and "Mauvaise réponse" in html
     assert "Anecdote secrète 2" not in html
+
+
+def test_a_running_clock_is_counted_down_to_the_moment_the_page_is_built():
+    from player.views import clocks_now
+
+    view = {"clock": [{"seat": 0, "remaining": 40.0, "running": True, "at": 1000.0},
+                      {"seat": 1, "remaining": 55.0, "running": False, "at": 1000.0}]}
+    clocks_now(view, 1012.5)
+    assert [c["remaining"] for c in view["clock"]] == [27.5, 55.0]
