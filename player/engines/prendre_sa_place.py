@@ -542,7 +542,8 @@ class PrendreSaPlaceEngine:
             view["picking"] = ("both" if not state["duel"]
                                else "opponent" if state["picked"] else "own")
         if phase == CHALLENGER_CHOICE:
-            view["tied"] = [{**_person(state, s), "track": _track(state, s)}
+            view["tied"] = [{**_person(state, s), "track": _track(state, s),
+                             "track_label": _signed(_track(state, s), plus=False)}
                             for s in state["tied"]]
         if state["result"]:
             result = state["result"]
@@ -563,6 +564,7 @@ class PrendreSaPlaceEngine:
             "role": role,
             "qualifs": _qualifs_score(state, seat) if seat in state["contenders"] else None,
             "track": _track(state, seat),
+            "track_label": _signed(_track(state, seat), plus=False),
             "defi": _defi_score(state, seat) if in_defi else None,
             "current": seat == state["turn"],
             "armchair": seat == state["armchair"],
@@ -717,6 +719,15 @@ def _elapsed(state: State, action: dict) -> float | None:
 
 # --- views ---------------------------------------------------------------------------------
 
+def _signed(number: int | None, *, plus: bool = True) -> str:
+    """Return a number as the board prints it: a true minus sign, a plus for points won."""
+    if number is None:
+        return ""
+    if number < 0:
+        return f"\u2212{-number}"
+    return f"+{number}" if plus and number > 0 else str(number)
+
+
 def _person(state: State, seat: int | None) -> dict | None:
     return None if seat is None else {"seat": seat, "name": state["players"][seat]}
 
@@ -773,6 +784,7 @@ def _reveal_view(state: State) -> dict:
         "given": record["given"],
         "right": record["right"],
         "points": _points(state, record),
+        "signed": _signed(_points(state, record)),
         "overridden": record["overridden"],
         "overridable": any(e["record"] == index for e in state["overridable"]),
     }
@@ -797,7 +809,8 @@ def _count_view(state: State) -> dict:
             **_person(state, seat),
             "mode": record["mode"], "mode_label": _mode_label(state, record["mode"]),
             "given": record["given"], "right": record["right"],
-            "points": _points(state, record), "overridden": record["overridden"],
+            "points": _points(state, record), "signed": _signed(_points(state, record)),
+            "overridden": record["overridden"],
             "overridable": any(e["record"] == index for e in state["overridable"]),
         })
     total = (len(state["rules"]["compet_slots"]) if phase == COMPET

@@ -478,6 +478,7 @@ def test_a_wrong_super_cash_moves_the_pawn_five_back():
     table.count()
     table.answer(False)
     assert table.player("Alex")["track"] == FIRST - SUPER
+    assert table.view["reveal"]["signed"] == f"\u2212{SUPER}"  # a true minus sign
     assert table.view["question"]["answer"] == right_text(table.view["question_id"])
 
 
