@@ -138,8 +138,6 @@ def seen_by(browser: str) -> set[int]:
 
 
 def mark_seen(browser: str, question_ids: Iterable[int]) -> None:
-    """Remember that this browser has been shown these questions."""
-    ids = set(question_ids)
-    known = set(Question.objects.filter(pk__in=ids).values_list("pk", flat=True))
-    Seen.objects.bulk_create([Seen(browser=browser, question_id=pk) for pk in sorted(known)],
-                             ignore_conflicts=True)
+    """Remember that this browser has been shown these questions (they must exist)."""
+    Seen.objects.bulk_create([Seen(browser=browser, question_id=pk)
+                              for pk in sorted(set(question_ids))], ignore_conflicts=True)

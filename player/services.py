@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from cms.games import GAMES
+from cms.models import Question
 
 from . import content as library
 from .engines import ENGINES
@@ -111,8 +112,12 @@ def act(*, play: Play, version, action: dict, now: float | None = None) -> Outco
 
 def record(play: Play, events: list[Event]) -> None:
     """Keep every answer given and every question shown, for the editors and the next draw."""
-    if not events:
+    if not any(e["type"] in (ANSWERED, SHOWN, OVERRIDDEN) for e in events):
         return
+    # A question deleted since the game drew it is played to the end, not recorded.
+    exists = set(Question.objects.filter(pk__in={e.get("question") for e in events})
+                 .values_list("pk", flat=True))
+    events = [e for e in events if e.get("question") in exists]
     answers = [Answer(play=play, question_id=e["question"], browser=play.browser,
                       seat=e.get("seat") or 0, mode=str(e.get("mode", ""))[:20],
                       right=bool(e["right"]), given=str(e.get("given", ""))[:200],

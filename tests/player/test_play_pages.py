@@ -173,3 +173,14 @@ def test_a_running_clock_is_counted_down_to_the_moment_the_page_is_built():
                       {"seat": 1, "remaining": 55.0, "running": False, "at": 1000.0}]}
     clocks_now(view, 1012.5)
     assert [c["remaining"] for c in view["clock"]] == [27.5, 55.0]
+
+
+def test_a_question_deleted_during_a_game_does_not_stop_it(client, library):
+    play = start(client)
+    post(client, play, type="choose", choice=index_of(play, "Juste 1"))
+    library[0].delete()
+    play.refresh_from_db()
+    response = post(client, play, type="confirm")
+    play.refresh_from_db()
+    assert response.status_code == 302 and play.version == 3
+    assert ENGINE.view(play.state)["result"] == "" and not Answer.objects.exists()
