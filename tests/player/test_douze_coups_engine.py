@@ -1203,7 +1203,7 @@ def test_starting_the_clock_clears_the_reveal_of_the_round_before():
 def render(table: Table) -> str:
     """Return the board as the shell renders it inside the page."""
     view = table.view
-    context = {"view": view, "play": SimpleNamespace(version=4, token="t"),
+    context = {"view": view, "play": SimpleNamespace(version=4, token="t"), "spec": SPEC,
                "action_url": "/partie/t/action/"}
     if view.get("image"):
         context["image_url"] = "/partie/t/image/4.png"
@@ -1278,6 +1278,46 @@ def test_the_etoile_is_shown_as_its_picture_whose_alt_does_not_tell_the_answer()
     html = render(table)
     assert '<img src="/partie/t/image/4.png"' in html
     assert "Eiffel" not in html
+
+
+def test_the_etoile_is_cut_into_the_rules_panels_whatever_the_language_writes_decimals():
+    html = render(at_final())
+    assert f'style="--split: {RULES.large_panel_width}; --rows: {RULES.large_panels}"' in html
+
+
+def test_an_answer_given_is_quoted_in_guillemets_in_the_reveal():
+    table = Table()
+    table.envoi(right=True)
+    assert "Réponse donnée\u00a0: «\u202fvisible" in render(table)
+
+
+def test_a_title_already_in_guillemets_is_not_quoted_twice_in_the_reveal():
+    novel, other = "«\u00a0Les Misérables\u00a0»", "«\u00a0Notre-Dame de Paris\u00a0»"
+    card = Unit(id=next(ids), kind="coup-d-envoi", title="Livres", items=tuple(
+        Item(id=next(ids), text=f"Quel roman Victor Hugo a-t-il publié en 1862 ? ({n})",
+             difficulty=2, choices=(Choice(novel, True), Choice(other, False, hidden=True)))
+        for n in range(1, 5)))
+    table = Table(content=make_content(**{"coup-d-envoi": (card,)}))
+    table.envoi(right=True)
+    html = render(table)
+    assert f"Réponse donnée\u00a0: {novel}" in html
+    assert f"La proposition cachée\u00a0: {other}" in html
+    assert "«\u202f«" not in html
+
+
+def test_a_hidden_right_answer_missed_is_told_once_as_the_right_answer():
+    table = Table(content=make_content(**{"coup-d-envoi": (envoi_card(hidden_right=True),)}))
+    table.envoi(right=False)
+    html = render(table)
+    hidden = table.view["last"]["answer"]
+    assert f"La bonne réponse\u00a0: <strong>{hidden}</strong>" in html
+    assert html.count(hidden) == 1
+
+
+def test_the_etoile_anecdote_is_told_once_when_the_etoile_is_found():
+    table = at_final()
+    table.guess(1, "tour Eiffel")
+    assert render(table).count("construite pour l’Exposition universelle") == 1
 
 
 def test_the_end_of_the_game_names_the_maitre_de_midi_and_the_etoile():
