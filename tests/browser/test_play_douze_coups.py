@@ -61,7 +61,8 @@ def use_up_clock(name: str, *, leaving: float) -> None:
     Only the waiting is skipped (60 s of real time per clock): the test edits the saved
     numbers as if the time had passed, and nothing else. The page still counts down what
     the server gave it and, at zero, only asks; the server alone applies the timeout, at
-    the deadline it computes itself.
+    the deadline it computes itself. Shortening the rules instead would play another game
+    (every clock short, the state's rules no longer the registry's).
     """
     play = the_game()
     state = play.state
@@ -154,13 +155,24 @@ def fatal_answer(page, text: str) -> None:
 
 
 def guess(page, name: str, text: str) -> None:
-    page.get_by_label("Qui propose ?").select_option(label=name)
+    """A player takes the étoile's buzzer, says who they are and what they see."""
+    page.locator("summary", has_text="Deviner l’étoile mystérieuse").click()
+    page.get_by_label("Qui propose\u202f?").select_option(label=name)
     page.get_by_label("L’étoile mystérieuse, c’est…").fill(text)
     press(page, button(page, "Proposer"))
 
 
 def shot(page, name: str, *, full_page=False) -> None:
-    page.screenshot(path=screenshot_path(name), full_page=full_page)
+    """Keep what the players see once the pictures are in and the reveals have played."""
+    page.wait_for_function("() => [...document.images].every(i => i.complete && i.naturalWidth)")
+    page.screenshot(path=screenshot_path(name), full_page=full_page, animations="disabled")
+
+
+def expect_on_screen(page, *locators) -> None:
+    """Check that a TV shows these without anyone scrolling."""
+    page.evaluate("window.scrollTo(0, 0)")
+    for locator in locators:
+        expect(locator).to_be_in_viewport(ratio=1)
 
 
 # --- the étoile, pixel by pixel --------------------------------------------------------------
@@ -240,6 +252,7 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
     press(page, button(page, "Hugo"))
     press(page, button(page, "Carte 2"))
     expect(page.locator(".dc-duel-title")).to_contain_text("Duel 1")
+    expect(page.locator(".dc-stage")).to_contain_text("Léa provoque Hugo\u00a0: à Hugo de répondre")
     shot(page, "play-douze-coups-tv-duel")
     before = money()
     press(page, button(page, duel_text(right=True)))
@@ -289,8 +302,10 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
     shot(page, "play-douze-coups-tv-coup-fatal")
     # Hugo's clock, stopped, has used all but a second and a half of its time.
     use_up_clock("Hugo", leaving=1.5)
-    fatal_answer(page, asked()["answer"])
-    expect(page.locator(".dc-clock.current")).to_contain_text("Hugo")
+    # Inès answers right: Hugo's clock runs out; the page, at zero, only asks for the board.
+    with page.expect_request(lambda r: r.method == "GET" and r.url.endswith("/plateau/")):
+        fatal_answer(page, asked()["answer"])
+        expect(page.locator(".dc-clock.current")).to_contain_text("Hugo")
     expect(say).to_contain_text("Temps écoulé pour Hugo", timeout=8_000)
     paid = min(RULES.face_a_face_stake, before["Hugo"])
     assert money() == {**before, "Hugo": before["Hugo"] - paid, "Inès": before["Inès"] + paid}
@@ -326,6 +341,10 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
         assert new_url != url
         url = new_url
         assert panels_showing(served, original) == tuple(opened)
+        # The picture, the question, its choices and the étoile's buzzer fit on the TV.
+        expect_on_screen(page, page.locator(".dc-etoile img"), page.locator("#dc-title"),
+                         page.locator(".dc-final-play .choice").last,
+                         page.locator(".dc-guess summary"))
         if right:
             before[answering] += RULES.coup_de_maitre_gain
         assert money() == before
@@ -337,13 +356,14 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
     assert turn_name() == "Hugo"
     guess(page, "Hugo", "La tour de Babel")
     expect(player_card(page, "Hugo")).to_contain_text("hors finale")
-    expect(page.get_by_label("Qui propose ?").locator("option", has_text="Hugo")).to_have_count(0)
+    expect(page.locator("#dc-guesser option", has_text="Hugo")).to_have_count(0)
     assert turn_name() == "Inès"
     answer = the_game().state["decks"]["etoile-mysterieuse"][0]["items"][0]["answer"]
     guess(page, "Léa", answer)
     before["Léa"] += RULES.etoile_jackpot
     assert money() == before
-    expect(page.locator(".dc-master")).to_have_text("Léa est Maître de Midi !")
+    expect(page.locator(".dc-master")).to_have_text("Léa est Maître de Midi\u202f!")
+    expect_on_screen(page, page.locator(".dc-master"), page.locator(".dc-etoile img"))
     expect(player_card(page, "Léa")).to_contain_text("Maître de Midi")
     expect(page.locator(".dc-etoile figcaption")).to_contain_text(answer)
     _, served = served_etoile(page)
@@ -465,7 +485,7 @@ def test_two_players_on_a_phone_with_the_keyboard_a_reload_and_forged_actions_re
     assert money() == before
     expect(page.locator(".dc-stage")).to_contain_text("Personne n’a trouvé l’étoile mystérieuse")
     richest = max(before, key=lambda name: before[name])
-    expect(page.locator(".dc-master")).to_have_text(f"{richest} est Maître de Midi !")
+    expect(page.locator(".dc-master")).to_have_text(f"{richest} est Maître de Midi\u202f!")
     _, served = served_etoile(page)
     assert panels_showing(served, original) == (RULES.large_panels, RULES.small_panels)
     shot(page, "play-douze-coups-phone-end", full_page=True)
