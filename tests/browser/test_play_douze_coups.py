@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
 from cms.games import GAMES
 from cms.models import Question
@@ -88,12 +88,14 @@ def settled(page):
     page.wait_for_function("() => window.plateauSettled === true")
 
 
-def press(page, locator) -> None:
+def press(page, locator: Locator) -> None:
+    """Press a button of the board and wait for the server's answer to be shown."""
     with settled(page):
         locator.click()
 
 
-def button(page, name) -> object:
+def button(page, name: str) -> Locator:
+    """Return the board's button a player reads as `name`."""
     return page.locator("#game").get_by_role("button", name=name, exact=True)
 
 
