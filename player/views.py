@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import secrets
 import time
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from cms.games import GAMES
 from cms.models import Question
+from cms.typography import french_spacing
 
 from . import services
 from .engines import ENGINES
@@ -106,8 +107,24 @@ def clocks_now(view: dict, now: float) -> dict:
     return view
 
 
+@lru_cache(maxsize=4096)
+def _french(text: str) -> str:
+    return french_spacing(text)
+
+
+def typeset(value):
+    """Return an engine's view with its text set in French: content is shown as stored."""
+    if isinstance(value, str):
+        return _french(value)
+    if isinstance(value, dict):
+        return {key: typeset(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [typeset(item) for item in value]
+    return value
+
+
 def _context(request, play: Play) -> dict:
-    view = clocks_now(ENGINES[play.game].view(play.state, TABLE), time.time())
+    view = typeset(clocks_now(ENGINES[play.game].view(play.state, TABLE), time.time()))
     context = {"play": play, "view": view, "spec": play.spec,
                "action_url": reverse("player:act", args=[play.token]),
                "state_url": reverse("player:state", args=[play.token]),

@@ -184,3 +184,14 @@ def test_a_question_deleted_during_a_game_does_not_stop_it(client, library):
     play.refresh_from_db()
     assert response.status_code == 302 and play.version == 3
     assert ENGINE.view(play.state)["result"] == "" and not Answer.objects.exists()
+
+
+def test_content_typed_with_plain_spaces_is_shown_with_french_spacing():
+    from player.views import typeset
+
+    view = {"question": {"text": "Qui a écrit « Les Misérables » ?", "id": 3},
+            "choices": [{"text": "Hugo !"}], "phase": "asking"}
+    shown = typeset(view)
+    assert shown["question"]["text"] == "Qui a écrit «\u202fLes Misérables\u202f»\u202f?"
+    assert shown["choices"][0]["text"] == "Hugo\u202f!" and shown["phase"] == "asking"
+    assert typeset(shown) == shown
