@@ -182,7 +182,7 @@ def expect_on_screen(page, *locators) -> None:
 
 def served_etoile(page) -> tuple[str, Image.Image]:
     """Return the board's étoile URL and the picture the server sends there."""
-    src = page.locator(".dc-etoile img").get_attribute("src")
+    src = page.locator(".dc-etoile img:not(.leaving)").get_attribute("src")
     response = page.request.get(page.url.split("/partie/")[0] + src)
     assert response.ok and response.headers["content-type"] == "image/png"
     return src, Image.open(io.BytesIO(response.body())).convert("RGB")
@@ -344,7 +344,7 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
         url = new_url
         assert panels_showing(served, original) == tuple(opened)
         # The picture, the question, its choices and the étoile's buzzer fit on the TV.
-        expect_on_screen(page, page.locator(".dc-etoile img"), page.locator("#dc-title"),
+        expect_on_screen(page, page.locator(".dc-etoile img:not(.leaving)"), page.locator("#dc-title"),
                          page.locator(".dc-final-play .choice").last,
                          page.locator(".dc-guess summary"))
         if right:
@@ -365,7 +365,7 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
     before["Léa"] += RULES.etoile_jackpot
     assert money() == before
     expect(page.locator(".dc-master")).to_have_text("Léa est Maître de Midi\u202f!")
-    expect_on_screen(page, page.locator(".dc-master"), page.locator(".dc-etoile img"))
+    expect_on_screen(page, page.locator(".dc-master"), page.locator(".dc-etoile img:not(.leaving)"))
     expect(player_card(page, "Léa")).to_contain_text("Maître de Midi")
     expect(page.locator(".dc-etoile figcaption")).to_contain_text(answer)
     _, served = served_etoile(page)

@@ -56,8 +56,35 @@
     update();
   }
 
+  // A picture that changes with each move (the étoile) keeps showing until its successor
+  // has loaded, instead of flashing empty in between.
+  var leaving = {};
+  document.addEventListener("htmx:beforeSwap", function () {
+    leaving = {};
+    document.querySelectorAll("#game img[data-keep-while-loading]").forEach(function (img) {
+      leaving[img.dataset.keepWhileLoading] = img;
+    });
+  });
+  function keepPictures() {
+    document.querySelectorAll("#game img[data-keep-while-loading]").forEach(function (img) {
+      var old = leaving[img.dataset.keepWhileLoading];
+      if (!old || old.src === img.src || img.complete) { return; }
+      old.classList.add("leaving");
+      old.removeAttribute("data-keep-while-loading");
+      old.setAttribute("aria-hidden", "true");
+      old.alt = "";
+      img.parentNode.insertBefore(old, img.nextSibling);
+      var done = function () { if (old.parentNode) { old.parentNode.removeChild(old); } };
+      img.addEventListener("load", done, { once: true });
+      img.addEventListener("error", done, { once: true });
+    });
+    leaving = {};
+  }
+
   document.addEventListener("DOMContentLoaded", function () { startClocks(); showSeats(); });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "game") { startClocks(); focusBoard(); }
+    if (event.detail.target && event.detail.target.id === "game") {
+      keepPictures(); startClocks(); focusBoard();
+    }
   });
 })();
