@@ -32,11 +32,13 @@
     }, 100);
   }
 
+  // htmx focuses an [autofocus] element of the new board itself; without one, the focus
+  // goes to the board's heading, so a keyboard or a screen reader starts from the top.
   function focusBoard() {
     var root = game();
-    if (!root) { return; }
-    var target = root.querySelector("[autofocus]") || root.querySelector("h2[tabindex]");
-    if (target) { target.focus({ preventScroll: false }); }
+    if (!root || root.querySelector("[autofocus]")) { return; }
+    var heading = root.querySelector("h2[tabindex]");
+    if (heading) { heading.focus({ preventScroll: false }); }
   }
 
   function showSeats() {
@@ -83,8 +85,9 @@
 
   document.addEventListener("DOMContentLoaded", function () { startClocks(); showSeats(); });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target && event.detail.target.id === "game") {
-      keepPictures(); startClocks(); focusBoard();
-    }
+    if (event.detail.target && event.detail.target.id === "game") { keepPictures(); startClocks(); }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "game") { focusBoard(); }
   });
 })();
