@@ -48,6 +48,7 @@ from .base import (
     Step,
     Unit,
     check_question,
+    dice,
     evolve,
     int_field,
     pack,
@@ -178,6 +179,7 @@ class DouzeCoupsEngine:
         if pair is None:
             raise NotEnoughContent(DUEL, 2, len(duels))
         decks[DUEL] = [_packed(unit) for unit in pair]
+        _shuffle_choices(decks, seed)
         state: State = {
             "game": SLUG,
             "seed": seed,
@@ -331,6 +333,21 @@ def _packed(unit: Unit) -> dict:
         item["variants"] = list(item["variants"])
     data["items"] = list(data["items"])
     return data
+
+
+def _shuffle_choices(decks: dict, seed: int) -> None:
+    """Deal each question's propositions in a seeded order, the hidden ones kept last.
+
+    An editor's habit (the right answer first, the intruder last) must not tell a player
+    on screen which one it is; the printed card keeps the editor's order.
+    """
+    for kind, units in decks.items():
+        for unit in units:
+            for item in unit["items"]:
+                visible = [c for c in item["choices"] if not c["hidden"]]
+                hidden = [c for c in item["choices"] if c["hidden"]]
+                dice({"seed": seed}, "order", kind, unit["id"], item["id"]).shuffle(visible)
+                item["choices"] = visible + hidden
 
 
 def _first_pair(duels: tuple[Unit, ...]) -> tuple[Unit, Unit] | None:

@@ -344,7 +344,8 @@ def test_three_players_play_a_whole_game_on_a_tv_until_the_etoile_makes_a_maitre
         url = new_url
         assert panels_showing(served, original) == tuple(opened)
         # The picture, the question, its choices and the étoile's buzzer fit on the TV.
-        expect_on_screen(page, page.locator(".dc-etoile img:not(.leaving)"), page.locator("#dc-title"),
+        expect_on_screen(page, page.locator(".dc-etoile img:not(.leaving)"),
+                         page.locator("#dc-title"),
                          page.locator(".dc-final-play .choice").last,
                          page.locator(".dc-guess summary"))
         if right:

@@ -129,14 +129,14 @@ def spec_with(**rules):
 
 class Table:
     def __init__(self, players=("Léa", "Hugo", "Inès"), *, content=None, spec=SPEC,
-                 now=1000.0):
+                 now=1000.0, seed=7):
         if isinstance(players, int):
             players = ("Léa", "Hugo", "Inès", "Malo")[:players]
         self.content = content if content is not None else make_content()
         self.items = {item.id: item for units in self.content.values() for unit in units
                       for item in unit.items}
         self.now = now
-        self.state = ENGINE.start(spec, self.content, list(players), 7, now=now)
+        self.state = ENGINE.start(spec, self.content, list(players), seed, now=now)
         self.events = []
         self.log = []  # every event of the game, as the server records them
 
@@ -185,9 +185,10 @@ class Table:
         return [e for e in self.events if e["type"] == ANSWERED]
 
     def choice_for(self, right: bool) -> str:
-        visible = [c for c in self.card().choices if not c.hidden]
-        rank = next((i for i, c in enumerate(visible) if c.right == right), None)
-        return "hidden" if rank is None else str(rank)
+        """Return the choice a player makes who knows the card: by the text on the screen."""
+        on_card = {c.text: c.right for c in self.card().choices}
+        shown = [p for p in self.question["propositions"] if not p.get("open")]
+        return next((p["choice"] for p in shown if on_card[p["text"]] == right), "hidden")
 
     # The moves of each round, by whoever's turn it is.
 
@@ -198,16 +199,12 @@ class Table:
                         choice=self.choice_for(right))
 
     def duel(self, right=True) -> dict:
-        choice = next(i for i, c in enumerate(self.card().choices) if c.right == right)
         return self.act("answer", seat=self.turn, question=self.question["id"],
-                        choice=str(choice))
+                        choice=self.choice_for(right))
 
     def cpc(self, right=True) -> dict:
-        opened = {int(p["choice"]) for p in self.question["propositions"] if p["open"]}
-        choice = next(i for i, c in enumerate(self.card().choices)
-                      if c.right == right and i not in opened)
         return self.act("answer", seat=self.turn, question=self.question["id"],
-                        choice=str(choice))
+                        choice=self.choice_for(right))
 
     def fatal(self, right=True, **when) -> dict:
         text = self.card().answer if right else "je ne sais pas"
@@ -462,8 +459,8 @@ def test_the_provoked_player_reads_the_pair_s_title_and_picks_one_of_its_two_car
     table.act("pick_card", seat=1, card="2")
     second = table.content["duel"][1].items[0]
     assert table.question["id"] == second.id
-    assert [p["text"] for p in table.question["propositions"]] == [
-        c.text for c in second.choices]
+    assert sorted(p["text"] for p in table.question["propositions"]) == sorted(
+        c.text for c in second.choices)
 
 
 def test_a_right_duel_answer_makes_the_provoker_pay_the_stake_to_the_provoked():
@@ -529,29 +526,43 @@ def test_the_fiche_shows_its_statement_and_seven_propositions_none_marked():
     table = at_coup_par_coup()
     card = table.card()
     assert table.question["text"] == card.text
-    assert [p["text"] for p in table.question["propositions"]] == [c.text for c in card.choices]
+    assert sorted(p["text"] for p in table.question["propositions"]) == sorted(
+        c.text for c in card.choices)
     assert all(p["verdict"] is None and not p["open"] for p in table.question["propositions"])
+
+
+def test_the_screen_does_not_keep_the_editor_s_order_which_would_tell_the_intruder():
+    places = set()
+    for seed in range(12):
+        table = Table(seed=seed)
+        lose_envoi(table, loser=0)
+        settle_duel(table, provoked=1, right=True)
+        texts = [p["text"] for p in table.question["propositions"]]
+        places.add(texts.index("le requin-baleine"))  # the intruder, 4th on every fiche
+    assert len(places) > 3
 
 
 def test_a_vrai_opens_the_proposition_and_passes_the_turn():
     table = at_coup_par_coup()
     fiche_id = table.question["id"]
-    table.act("answer", seat=0, question=fiche_id, choice="0")
-    opened = table.question["propositions"][0]
+    vrai = table.choice_for(True)
+    table.act("answer", seat=0, question=fiche_id, choice=vrai)
+    opened = next(p for p in table.question["propositions"] if p["choice"] == vrai)
     assert (opened["open"], opened["verdict"]) == (True, "vrai")
     assert (table.question["id"], table.turn, table.stars[0]) == (fiche_id, 1, "vert")
 
 
 def test_an_opened_proposition_cannot_be_named_again():
     table = at_coup_par_coup()
-    table.act("answer", seat=0, question=table.question["id"], choice="0")
+    vrai = table.choice_for(True)
+    table.act("answer", seat=0, question=table.question["id"], choice=vrai)
     assert table.refuses("answer", seat=1, question=table.question["id"],
-                         choice="0") == "already_open"
+                         choice=vrai) == "already_open"
 
 
 def test_the_faux_turns_the_star_orange_and_the_next_fiche_is_drawn():
     table = at_coup_par_coup()
-    table.act("answer", seat=0, question=table.question["id"], choice=str(INTRUDER))
+    table.act("answer", seat=0, question=table.question["id"], choice=table.choice_for(False))
     assert table.stars[0] == "orange"
     assert table.question["id"] == table.content["coup-par-coup"][1].items[0].id
     assert table.turn == 1
@@ -843,8 +854,8 @@ def test_question_n_of_the_final_is_question_n_of_a_freshly_drawn_coup_de_maitre
 def test_the_coup_de_maitre_offers_two_visible_propositions_and_the_hidden_one():
     table = at_final()
     card = table.card()
-    assert [p["text"] for p in table.question["propositions"]] == [
-        c.text for c in card.choices if not c.hidden]
+    assert sorted(p["text"] for p in table.question["propositions"]) == sorted(
+        c.text for c in card.choices if not c.hidden)
     assert table.question["hidden"] is True
 
 
