@@ -2,7 +2,9 @@
 
 Case, accents, a leading article, punctuation and spacing never matter; a small typo does
 not either (one letter wrong, missing, extra or two swapped in an answer of five letters
-or more; two from nine letters), but digits must match exactly: 1814 is not 1815.
+or more; two from nine letters), but numbers must match exactly: 1814 is not 1815, and
+Louis XIV is not Louis XVI (Roman numerals written in capitals in the accepted answer
+count as numbers; « louis xvi » and « Louis 16 » name Louis XVI).
 """
 
 from __future__ import annotations
@@ -52,13 +54,16 @@ def typos_allowed(length: int) -> int:
 
 def judge(given: str, answer: str, variants=()) -> Verdict:
     """Return whether `given` names `answer` or one of its accepted variants."""
-    said = normalise(given)
-    if not said:
+    plain = normalise(given)
+    if not plain:
         return Verdict(False)
     for accepted in (answer, *variants):
-        target = normalise(accepted)
+        target = normalise(numerals(accepted, typed=False))
         if not target:
             continue
+        # A typed word is read as a numeral only against an answer that holds a number:
+        # « la vie en rose » is not « la 6 en rose ».
+        said = normalise(numerals(given, typed=True)) if _digits(target) else plain
         if said == target:
             return Verdict(True, accepted)
         if _digits(said) != _digits(target):
@@ -68,5 +73,52 @@ def judge(given: str, answer: str, variants=()) -> Verdict:
     return Verdict(False)
 
 
-def _digits(text: str) -> str:
-    return "".join(c for c in text if c.isdigit())
+def _digits(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
+
+
+ROMAN = re.compile(r"(M{0,3})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")
+ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+# Typed in lower case, these are French words before they are numbers.
+WORDS = frozenset({"de", "le", "ce", "me", "mi", "di", "vi", "ci", "li", "dix", "mix", "lc",
+                   "cd", "cm", "mm", "dm", "mdi", "ive", "mme", "vie", "mie", "cie", "die"})
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def roman(letters: str) -> int | None:
+    """Return the value of a Roman numeral written in capitals (« XVI »), or None."""
+    if not letters or not ROMAN.fullmatch(letters):
+        return None
+    total = 0
+    for letter, after in zip(letters, [*letters[1:], ""], strict=True):
+        value = ROMAN_VALUES[letter]
+        total += -value if after and ROMAN_VALUES[after] > value else value
+    return total
+
+
+def numerals(text: str, *, typed: bool) -> str:
+    """Return the text with its Roman numerals written as digits: « Louis XVI » → « Louis 16 ».
+
+    In an accepted answer only capitals are a numeral (« Henri IV », « Napoléon Ier »); in
+    what a player typed, a word that reads as one is (« henri iv »), bar common words.
+    """
+    def replace(match: re.Match) -> str:
+        word = match.group()
+        stem, ending = word, ""
+        for suffix in ("er", "re", "e"):
+            if len(word) > len(suffix) and word.lower().endswith(suffix):
+                stem, ending = word[: -len(suffix)], suffix
+                break
+        candidates = [(word, "")] if not ending else [(stem, ending), (word, "")]
+        for letters, _ending in candidates:
+            if typed:
+                if word.lower() in WORDS:
+                    return word
+                value = roman(letters.upper())
+            else:
+                value = roman(letters) if letters.isupper() else None
+            if value is not None:
+                return str(value)
+        return word
+
+    return _WORD.sub(replace, text[:MAX_LENGTH])

@@ -94,7 +94,7 @@ def act(*, play: Play, version, action: dict, now: float | None = None) -> Outco
         raise Stale()
     # The server's clock, always: whatever "now" a client sent is overwritten.
     action = {**action, "now": time.time() if now is None else now}
-    if action["type"] != "timeout":
+    if action.get("type") != "timeout":
         play = catch_up(play, now=action["now"])
         if str(version) != str(play.version):
             raise Stale()

@@ -54,6 +54,8 @@ def test_a_player_climbs_uses_the_three_jokers_and_falls_to_the_safe_level(
     page.set_default_timeout(10_000)
     start(page, live_server, "Camille")
     announce = page.locator("#announce")
+    # Screen readers announce changes inside a live region, not a region swapped whole.
+    page.evaluate("document.getElementById('announce').dataset.original = 'yes'")
 
     for step in range(1, 8):
         expect(page.locator(".step-line")).to_contain_text(f"Question {step} sur 15")
@@ -72,6 +74,7 @@ def test_a_player_climbs_uses_the_three_jokers_and_falls_to_the_safe_level(
         if step < 7:
             choose(page, right_letter())
             expect(announce).to_contain_text("Bonne réponse")
+            expect(announce).to_have_attribute("data-original", "yes")
             page.get_by_role("button", name="Question suivante").click()
         else:
             choose(page, wrong_letter())
@@ -109,3 +112,17 @@ def test_a_player_resumes_after_a_reload_and_walks_away_with_the_keyboard_alone(
     page.get_by_role("button", name=re.compile("M’arrêter avec 500")).click()
     expect(page.locator(".final")).to_contain_text("Dominique repart avec 500\u00a0€")
     context.close()
+
+
+def test_a_move_on_an_expired_page_says_to_reload_and_changes_nothing(
+        page, live_server, tmp_path):
+    load_demo(tmp_path, "millionnaire")
+    start(page, live_server, "Eugène")
+    version = the_game().version
+    # Logging in elsewhere renews the CSRF cookie: this page's token no longer matches.
+    page.context.add_cookies([{"name": "csrftoken", "value": "x" * 32,
+                               "url": live_server.url}])
+    page.locator("button.choice").first.click()
+    expect(page.locator("#trouble")).to_be_visible()
+    expect(page.locator("#trouble")).to_contain_text("Rechargez-la")
+    assert the_game().version == version

@@ -195,3 +195,35 @@ def test_content_typed_with_plain_spaces_is_shown_with_french_spacing():
     assert shown["question"]["text"] == "Qui a écrit «\u202fLes Misérables\u202f»\u202f?"
     assert shown["choices"][0]["text"] == "Hugo\u202f!" and shown["phase"] == "asking"
     assert typeset(shown) == shown
+
+
+@pytest.mark.parametrize("fields", [
+    {},  # no type at all
+    {"type": ""},
+    {"type": "choose", "choice": "３"},  # a fullwidth digit
+    {"type": "choose", "choice": "9" * 5000},
+    {"type": "choose", "choice": "1", "question": "1 OR 1=1"},
+])
+def test_a_malformed_action_is_refused_with_a_message_and_changes_nothing(client, library,
+                                                                          fields):
+    play = start(client)
+    data = {"version": play.version, "question": ENGINE.view(play.state)["question"]["id"],
+            **fields}
+    response = client.post(f"/partie/{play.token}/action/", data, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and 'role="alert"' in response.content.decode()
+    play.refresh_from_db()
+    assert play.version == 1
+
+
+def test_a_missing_page_says_so_in_french(client, library):
+    response = client.get("/partie/nimportequoi/")
+    assert response.status_code == 404
+    assert "Page introuvable" in response.content.decode()
+
+
+def test_an_expired_form_says_so_in_french_and_changes_nothing(library):
+    browser = Client(enforce_csrf_checks=True)
+    browser.get("/jouer/millionnaire/")
+    response = browser.post("/jouer/millionnaire/", {"name-0": "Alice"})
+    assert response.status_code == 403 and "Page expirée" in response.content.decode()
+    assert not Play.objects.exists()

@@ -83,6 +83,24 @@
     leaving = {};
   }
 
+  // A move the server could not take (an expired page, an error, no network) says so,
+  // instead of leaving a button that seems to do nothing.
+  function trouble(kind) {
+    var box = document.getElementById("trouble");
+    if (!box) { return; }
+    box.textContent = box.dataset[kind] || box.dataset.failed;
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    trouble(event.detail.xhr && event.detail.xhr.status === 403 ? "expired" : "failed");
+  });
+  document.addEventListener("htmx:sendError", function () { trouble("offline"); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var box = document.getElementById("trouble");
+    if (box && event.detail.successful) { box.hidden = true; }
+  });
+
   document.addEventListener("DOMContentLoaded", function () { startClocks(); showSeats(); });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "game") { keepPictures(); startClocks(); }
