@@ -22,7 +22,7 @@ from .engines.base import Choice, Content, Item, Unit
 from .models import Seen
 
 
-def item_of(question: Question) -> Item:
+def item_of(question: Question, seen: frozenset[int] = frozenset()) -> Item:
     """Return a question as the engines read it."""
     return Item(
         id=question.pk, text=question.text, difficulty=question.difficulty,
@@ -30,7 +30,8 @@ def item_of(question: Question) -> Item:
         choices=tuple(Choice(p.text, p.is_right, p.is_hidden)
                       for p in question.propositions.all()),
         answer=question.answer, variants=tuple(question.variant_list),
-        anecdote=question.anecdote, has_image=bool(question.image))
+        anecdote=question.anecdote, has_image=bool(question.image),
+        seen=question.pk in seen)
 
 
 def _questions():
@@ -38,10 +39,10 @@ def _questions():
         Prefetch("propositions", queryset=Proposition.objects.order_by("position", "id")))
 
 
-def _units(kind) -> list[Unit]:
+def _units(kind, seen: frozenset[int] = frozenset()) -> list[Unit]:
     """Return every live published unit of a kind, in a stable order."""
     if not kind.is_card:
-        return [Unit(id=q.pk, kind=kind.slug, title=q.theme, items=(item_of(q),))
+        return [Unit(id=q.pk, kind=kind.slug, title=q.theme, items=(item_of(q, seen),))
                 for q in _questions().filter(kind=kind.slug, status=Status.PUBLISHED)
                 .order_by("pk")]
     cards = (Card.objects.filter(kind=kind.slug, status=Status.PUBLISHED).order_by("pk")
@@ -55,7 +56,7 @@ def _units(kind) -> list[Unit]:
             continue
         units.append(Unit(id=card.pk, kind=kind.slug, title=card.title or questions[0].theme,
                           colour=card.colour, pair=card.pair_id,
-                          items=tuple(item_of(q) for q in questions)))
+                          items=tuple(item_of(q, seen) for q in questions)))
     return units
 
 
@@ -77,10 +78,11 @@ def balanced(units: list[Unit], rng: random.Random) -> list[Unit]:
 
 
 def ordered(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]:
-    """Return the units unseen first, each group balanced across themes."""
-    fresh = [u for u in units if not any(i.id in seen for i in u.items)]
-    stale = [u for u in units if any(i.id in seen for i in u.items)]
-    return balanced(fresh, rng) + balanced(stale, rng)
+    """Return the units unseen first, then the least seen, each group balanced by theme."""
+    by_seen: dict[int, list[Unit]] = defaultdict(list)
+    for unit in units:
+        by_seen[sum(item.id in seen for item in unit.items)].append(unit)
+    return [unit for count in sorted(by_seen) for unit in balanced(by_seen[count], rng)]
 
 
 def by_step(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]:
@@ -90,6 +92,17 @@ def by_step(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]
         steps[unit.items[0].step].append(unit)
     ranked = {step: ordered(group, seen, rng) for step, group in sorted(
         steps.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))}
+    # The first climb (rank 0) changes theme as often as it can: each step takes, among
+    # its questions as fresh as its best, the one whose theme the climb has used least.
+    used: dict[str, int] = defaultdict(int)
+    for group in ranked.values():
+        freshness = [sum(i.id in seen for i in unit.items) for unit in group]
+        best = [unit for unit, count in zip(group, freshness, strict=True)
+                if count == freshness[0]]
+        pick = min(best, key=lambda unit: used[unit.title.casefold()])
+        group.remove(pick)
+        group.insert(0, pick)
+        used[pick.title.casefold()] += 1
     drawn = []
     for rank in range(max((len(g) for g in ranked.values()), default=0)):
         drawn.extend(group[rank] for group in ranked.values() if rank < len(group))
@@ -116,12 +129,12 @@ def paired(units: list[Unit], seen: set[int], rng: random.Random) -> list[Unit]:
 def draw(game_slug: str, needs: dict[str, int], *, seed: int, browser: str) -> Content:
     """Return what one game may draw, `needs[kind]` units at most of each kind."""
     game = GAMES[game_slug]
-    seen = seen_by(browser)
+    seen = frozenset(seen_by(browser))
     content: Content = {}
     for slug, count in needs.items():
         kind = game.kind(slug)
         rng = random.Random(f"{seed}:{slug}")
-        units = _units(kind)
+        units = _units(kind, seen)
         if kind.ladder:
             order = by_step(units, seen, rng)
         elif kind.paired:

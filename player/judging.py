@@ -96,6 +96,17 @@ def roman(letters: str) -> int | None:
     return total
 
 
+def _numeral_forms(word: str) -> list[str]:
+    """Return the ways a word may write a numeral: « XVI », « Ier » (1er), « XVIe » (16e)."""
+    forms = [word]
+    lower = word.lower()
+    if lower in ("ier", "ire"):
+        forms.append(word[:1])
+    elif lower.endswith("e") and len(word) > 2:  # « IIe », not « Le »
+        forms.append(word[:-1])
+    return forms
+
+
 def numerals(text: str, *, typed: bool) -> str:
     """Return the text with its Roman numerals written as digits: « Louis XVI » → « Louis 16 ».
 
@@ -104,19 +115,11 @@ def numerals(text: str, *, typed: bool) -> str:
     """
     def replace(match: re.Match) -> str:
         word = match.group()
-        stem, ending = word, ""
-        for suffix in ("er", "re", "e"):
-            if len(word) > len(suffix) and word.lower().endswith(suffix):
-                stem, ending = word[: -len(suffix)], suffix
-                break
-        candidates = [(word, "")] if not ending else [(stem, ending), (word, "")]
-        for letters, _ending in candidates:
-            if typed:
-                if word.lower() in WORDS:
-                    return word
-                value = roman(letters.upper())
-            else:
-                value = roman(letters) if letters.isupper() else None
+        if typed and word.lower() in WORDS:
+            return word
+        for letters in _numeral_forms(word):
+            value = roman(letters.upper()) if typed else (
+                roman(letters) if letters.isupper() else None)
             if value is not None:
                 return str(value)
         return word

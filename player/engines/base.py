@@ -54,6 +54,7 @@ class Item:
     variants: tuple[str, ...] = ()
     anecdote: str = ""
     has_image: bool = False
+    seen: bool = False  # this browser has been shown it: ask it only if nothing fresher
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,8 @@ class DouzeCoupsEngine:
         decks = {}
         for kind, needed in least.items():
             units = tuple(content.get(kind, ()))[:counts[kind]]
+            if kind == MAITRE:
+                units = tuple(_maitre_cards(units, rules["coup_de_maitre_questions"]))
             if len(units) < needed:
                 raise NotEnoughContent(kind, needed, len(units))
             decks[kind] = [_packed(unit) for unit in units]
@@ -321,8 +323,21 @@ def _rules(spec, players: int) -> dict:
 def _most(spec) -> dict[str, int]:
     """Return the units of each kind one game may draw; past them, a round's deck is out."""
     counts = {kind.slug: kind.full_game for kind in spec.kinds}
-    counts[MAITRE] = spec.rules.coup_de_maitre_questions
+    # Question n is read from card n: more cards than questions let the final pick, for
+    # each n, a card whose question n this browser has not been asked yet.
+    counts[MAITRE] = spec.rules.coup_de_maitre_questions * 5
     return counts
+
+
+def _maitre_cards(units: tuple[Unit, ...], questions: int) -> list[Unit]:
+    """Return the cards the final reads, card n for question n, unseen questions first."""
+    chosen: list[Unit] = []
+    for n in range(questions):
+        left = [u for u in units if u not in chosen and len(u.items) > n]
+        fresh = [u for u in left if not u.items[n].seen]
+        if fresh or left:
+            chosen.append((fresh or left)[0])
+    return chosen
 
 
 def _packed(unit: Unit) -> dict:

@@ -8,6 +8,7 @@ from cms.games import GAMES
 
 from .base import (
     ANSWERED,
+    SHOWN,
     TABLE,
     NotEnoughContent,
     Refused,
@@ -163,6 +164,8 @@ class MillionnaireEngine:
         state = step.state
         self._expect(state, action, ASKING)
         question = self._current(state)
+        # Its answer is shown: the same browser should not be asked it again soon.
+        step.emit(SHOWN, question=question["id"])
         state["result"] = "walked"
         state["phase"] = REVEALED
         state["say"] = _("Vous vous arrêtez avec %(amount)s. La bonne réponse était "

@@ -97,3 +97,25 @@ def test_duel_cards_come_pair_by_pair_each_card_followed_by_its_partner():
         for first, second in zip(units[::2], units[1::2], strict=True):
             assert first.pair == second.id and second.pair == first.id
     assert {u.id for u in units} == {card.pk for pair in pairs for card in pair}
+
+
+def test_a_climb_changes_theme_from_step_to_step_when_the_library_allows():
+    themes = ("Histoire", "Sport", "Cinéma", "Sciences")
+    for step in range(1, 16):
+        for theme in themes:
+            make_question("echelle", step=step, difficulty=2 if step <= 5 else 4,
+                          status=Status.PUBLISHED, theme=theme)
+    for seed in range(10):
+        units = draw("millionnaire", {"echelle": 15}, seed=seed, browser="b")["echelle"]
+        climb = [u.title for u in sorted(units, key=lambda u: u.items[0].step)]
+        assert max(climb.count(theme) for theme in themes) <= 4, climb
+
+
+def test_a_card_partly_seen_comes_before_a_card_fully_seen():
+    cards = [make_card("coup-d-envoi", status=Status.PUBLISHED, title=f"Carte {n}")
+             for n in range(3)]
+    questions = [[s.question_id for s in card.ordered_slots()] for card in cards]
+    mark_seen("b", questions[0])  # all four
+    mark_seen("b", questions[1][:1])  # one of four
+    units = draw("douze-coups", {"coup-d-envoi": 3}, seed=1, browser="b")["coup-d-envoi"]
+    assert [u.id for u in units] == [cards[2].pk, cards[1].pk, cards[0].pk]

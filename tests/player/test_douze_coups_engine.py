@@ -9,6 +9,7 @@ import copy
 import dataclasses
 import itertools
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -293,10 +294,27 @@ def test_a_table_of_one_or_of_five_is_refused(players):
         ENGINE.start(SPEC, make_content(), list(players), 7)
 
 
-def test_needs_asks_for_one_full_game_of_each_kind_and_one_card_per_coup_de_maitre_question():
+def test_needs_asks_for_one_full_game_of_each_kind_and_spare_coup_de_maitre_cards():
     needs = ENGINE.needs(3)
-    assert needs == {**{kind.slug: kind.full_game for kind in SPEC.kinds},
-                     "coup-de-maitre": QUESTIONS}
+    assert {k: v for k, v in needs.items() if k != "coup-de-maitre"} == {
+        kind.slug: kind.full_game for kind in SPEC.kinds if kind.slug != "coup-de-maitre"}
+    assert needs["coup-de-maitre"] > QUESTIONS
+
+
+def test_the_final_asks_questions_this_browser_has_not_seen_while_there_are_some():
+    played = [maitre_card() for _ in range(QUESTIONS)]
+    # The last game read question n of card n: those five have been seen.
+    seen = [Unit(id=u.id, kind=u.kind, items=tuple(
+        replace(item, seen=(n == i)) for n, item in enumerate(u.items)))
+        for i, u in enumerate(played)]
+    fresh = [maitre_card() for _ in range(QUESTIONS)]
+    table = at_final(content=make_content(maitre=0, **{"coup-de-maitre": (*seen, *fresh)}))
+    asked = []
+    while table.view["phase"] == "final":
+        asked.append(table.question["id"])
+        table.maitre(right=False)
+    seen_ids = {item.id for unit in seen for item in unit.items if item.seen}
+    assert len(asked) == QUESTIONS and not set(asked) & seen_ids
 
 
 def test_a_game_cannot_start_without_a_complete_duel_pair():

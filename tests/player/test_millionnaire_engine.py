@@ -239,3 +239,9 @@ def test_the_state_survives_a_round_trip_through_json():
     state = climb(new_game(), 3)
     state, _ = play(state, {"type": "joker", "joker": "public"})
     assert json.loads(json.dumps(state)) == state
+
+
+def test_walking_away_shows_the_answer_so_the_question_counts_as_seen():
+    state = climb(new_game(), 2)
+    _, events = play(state, {"type": "walk"})
+    assert events == [{"type": "shown", "question": current(state)}]
