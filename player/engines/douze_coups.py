@@ -193,7 +193,7 @@ class DouzeCoupsEngine:
             "step": PICK,
             "turn": 0,  # the setup lists the youngest first: the youngest starts
             "question": None,  # where the question in play lies, and when it was shown
-            "envoi": {"card": 0, "used": [], "number": None},
+            "envoi": {"card": 0, "number": None},
             "duel": {"number": 1, "provoker": None, "provoked": None, "card": None},
             "cpc": {"fiche": 0, "opened": []},
             "fatal": None,
@@ -261,8 +261,7 @@ class DouzeCoupsEngine:
             envoi = state["envoi"]
             card = state["decks"][ENVOI][envoi["card"]]
             shown["card"] = {"number": envoi["card"] + 1, "of": len(state["decks"][ENVOI])}
-            shown["numbers"] = [n for n in range(1, len(card["items"]) + 1)
-                                if n not in envoi["used"]]
+            shown["numbers"] = list(range(1, len(card["items"]) + 1))
         elif phase == DUEL:
             shown["duel"] = _duel_view(state)
         elif phase == COUP_PAR_COUP:
@@ -537,8 +536,6 @@ def _envoi_pick(step: Step, action: dict, now: float) -> None:
     envoi = state["envoi"]
     card = state["decks"][ENVOI][envoi["card"]]
     number = int_field(action, "number", low=1, high=len(card["items"]))
-    if number in envoi["used"]:
-        raise Refused("number_used", _("Cette question de la carte a déjà été jouée."))
     envoi["number"] = number
     _ask(state, ENVOI, envoi["card"], number - 1, now)
     state["step"] = ANSWER
@@ -553,7 +550,6 @@ def _envoi_answer(step: Step, action: dict, now: float) -> None:
     _answered(step, item, seat, chosen.right, ENVOI, now, chosen.text)
     _reveal(state, ENVOI, item, seat, chosen.text, chosen.right, answer=_right_text(item))
     envoi = state["envoi"]
-    envoi["used"].append(envoi["number"])
     envoi["number"] = None
     state["question"] = None
     if not chosen.right and _add_error(state, seat):
@@ -561,12 +557,11 @@ def _envoi_answer(step: Step, action: dict, now: float) -> None:
         _to_duel(step, seat, now)
         return
     _news(state, "envoi_right" if chosen.right else "envoi_wrong", name=_name(state, seat))
-    if len(envoi["used"]) >= len(state["decks"][ENVOI][envoi["card"]]["items"]):
-        if envoi["card"] + 1 >= len(state["decks"][ENVOI]):
-            _deck_out(step, now)
-            return
-        envoi["card"] += 1
-        envoi["used"] = []
+    # The rules draw a fresh card for every turn: the next player picks among its four.
+    if envoi["card"] + 1 >= len(state["decks"][ENVOI]):
+        _deck_out(step, now)
+        return
+    envoi["card"] += 1
     state["turn"] = _next_seat(state, seat)
     state["step"] = PICK
     _news(state, "turn", name=_name(state, state["turn"]))

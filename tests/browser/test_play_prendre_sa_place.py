@@ -457,7 +457,7 @@ def test_two_players_with_the_keyboard_a_reload_a_forged_action_and_a_refused_bl
             page.locator("form.psp-answer input[name=seat]").evaluate("el => el.value = '0'")
             with page.expect_response(lambda r: r.url.endswith("/action/")):
                 page.locator("form.psp-answer button.choice").first.click()
-            expect(page.locator(".refusal")).to_have_text(f"C’est à {noe} de jouer.")
+            expect(page.locator("#game .refusal")).to_have_text(f"C’est à {noe} de jouer.")
             after = the_game()
             assert (after.version, after.state) == (before.version, before.state)
             # And one on an old version, straight to the server.

@@ -108,7 +108,7 @@ def etoile() -> Unit:
              anecdote=f"{SECRET} construite pour l’Exposition universelle de 1889"),))
 
 
-def make_content(*, envoi=3, fiches=3, fatal=4, maitre=QUESTIONS, duels=None, **kinds) -> dict:
+def make_content(*, envoi=12, fiches=3, fatal=4, maitre=QUESTIONS, duels=None, **kinds) -> dict:
     content = {
         "coup-d-envoi": tuple(envoi_card() for _ in range(envoi)),
         "duel": duels if duels is not None else duel_pair(),
@@ -388,7 +388,8 @@ def test_a_wrong_coup_d_envoi_answer_turns_the_star_orange_and_passes_the_turn()
 
 
 def test_taking_the_hidden_proposition_when_it_is_the_right_one_is_a_right_answer():
-    content = make_content(envoi=0, **{"coup-d-envoi": (envoi_card(hidden_right=True),)})
+    content = make_content(envoi=0, **{"coup-d-envoi": (envoi_card(hidden_right=True),
+                                                        envoi_card())})
     table = Table(content=content)
     table.act("pick", seat=0, number=1)
     table.act("answer", seat=0, question=table.question["id"], choice="hidden")
@@ -418,32 +419,28 @@ def test_a_second_wrong_answer_turns_the_star_red_and_provokes_a_duel():
     assert (view["phase"], view["step"], view["turn"]) == ("duel", "challenge", 0)
 
 
-def test_a_number_already_played_on_the_card_is_neither_offered_nor_accepted():
+def test_every_turn_draws_a_fresh_card_and_the_player_picks_among_its_four_numbers():
     table = Table()
     table.act("pick", seat=0, number=2)
     table.act("answer", seat=0, question=table.question["id"], choice="0")
-    assert table.view["numbers"] == [1, 3, 4]
-    assert table.refuses("pick", seat=1, number=2) == "number_used"
-
-
-def test_a_new_card_is_drawn_once_the_four_questions_of_the_card_are_used():
-    table = Table()
-    first = [item.id for item in table.content["coup-d-envoi"][0].items]
-    for _ in range(4):
-        table.envoi()
     assert table.view["numbers"] == [1, 2, 3, 4]
     assert table.view["card"]["number"] == 2
-    table.act("pick", seat=table.turn, number=1)
-    assert table.question["id"] == table.content["coup-d-envoi"][1].items[0].id
-    assert table.question["id"] not in first
+    table.act("pick", seat=1, number=2)
+    assert table.question["id"] == table.content["coup-d-envoi"][1].items[1].id
+
+
+def test_a_number_is_one_of_the_card_s_four():
+    table = Table()
+    for number in ("0", "5", "deux"):
+        assert table.refuses("pick", seat=0, number=number) == "bad_value"
 
 
 def test_when_the_coup_d_envoi_cards_run_out_the_player_with_the_most_errors_loses_the_round():
-    table = Table(2, content=make_content(envoi=1))
+    table = Table(2, content=make_content(envoi=4))
     table.envoi()  # Léa
     table.envoi(right=False)  # Hugo: orange
     table.envoi()
-    view = table.envoi()  # the card's fourth and last question
+    view = table.envoi()  # the fourth and last card
     assert view["phase"] == "duel"
     assert table.stars == ["vert", "rouge"]
     assert view["duel"]["provoker"] == 1
