@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -36,7 +37,7 @@ class Outcome:
 def clean_players(game_slug: str, names: list[str]) -> list[str]:
     """Return the players' names, stripped, or refuse a table the game cannot seat."""
     engine = ENGINES[game_slug]
-    players = [" ".join(name.split()) for name in names if name and name.strip()]
+    players = [name for name in (visible(n) for n in names) if name]
     if any(len(name) > MAX_NAME for name in players):
         raise Refused("name_too_long", _("Un nom tient en %(n)s caractères au plus.")
                       % {"n": MAX_NAME})
@@ -45,6 +46,13 @@ def clean_players(game_slug: str, names: list[str]) -> list[str]:
     if not engine.min_players <= len(players) <= engine.max_players:
         raise Refused("players", players_label(engine))
     return players
+
+
+def visible(name: str) -> str:
+    """Return a name as people see it: one Unicode form, no invisible or control characters."""
+    name = unicodedata.normalize("NFC", name or "")
+    name = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Co", "Cs"))
+    return " ".join(name.split())
 
 
 def players_label(engine) -> str:

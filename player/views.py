@@ -168,9 +168,10 @@ def act(request, token: str):
         game = services.act(play=game, version=request.POST.get("version", ""),
                             action=action).play
     except services.Stale:
+        # Said after the page is built again, whichever way it is asked to refresh.
+        messages.info(request, _("La partie avait avancé : voici où elle en est."))
         if request.htmx:
             return HttpResponseClientRefresh()
-        messages.info(request, _("La partie avait avancé : voici où elle en est."))
         return redirect("player:play", token=token)
     except Refused as refused:
         refusal = refused.message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from cms.games import GAMES
 
@@ -10,7 +11,6 @@ from .base import (
     ANSWERED,
     SHOWN,
     TABLE,
-    NotEnoughContent,
     Refused,
     State,
     Step,
@@ -52,9 +52,17 @@ class MillionnaireEngine:
         units = content.get(KIND, ())
         for step in spec.ladder:
             found = next((u for u in units if u.items and u.items[0].step == step.number), None)
-            if found is None:
-                raise NotEnoughContent(KIND, len(spec.ladder), len(chosen))
-            chosen.append(found.items[0])
+            if found is not None:
+                chosen.append(found.items[0])
+        if len(chosen) < len(spec.ladder):
+            have = {item.step for item in chosen}
+            missing = [str(s.number) for s in spec.ladder if s.number not in have]
+            raise Refused("not_enough_content", ngettext(
+                "Pas de question publiée pour la marche %(steps)s de l’échelle : "
+                "publiez-en une pour jouer.",
+                "Pas de question publiée pour les marches %(steps)s de l’échelle : "
+                "publiez-en une par marche pour jouer.", len(missing)) % {
+                "steps": ", ".join(missing)})
         state: State = {
             "seed": seed,
             "players": list(players),
@@ -142,9 +150,10 @@ class MillionnaireEngine:
         else:
             state["won"] = self._fallback(state)
             state["result"] = "fell"
-            state["say"] = _("Mauvaise réponse. La bonne réponse était %(letter)s. "
-                             "Vous repartez avec %(amount)s.") % {
-                "letter": LETTERS[question["right"]], "amount": euros(state["won"])}
+            state["say"] = _("Mauvaise réponse. La bonne réponse était %(letter)s : "
+                             "%(text)s. Vous repartez avec %(amount)s.") % {
+                "letter": LETTERS[question["right"]],
+                "text": question["choices"][question["right"]], "amount": euros(state["won"])}
 
     def _next(self, step: Step, action: dict) -> None:
         state = step.state
@@ -235,10 +244,14 @@ class MillionnaireEngine:
                 # Which one is right is told only once revealed.
                 "right": revealed and index == question["right"],
             })
+        # After a fall, what is won is the safe level: the steps above it are lost.
+        kept = state["won"] if state["result"] == "fell" else None
         ladder = [{"number": n, "amount": euros(s["amount"]), "safe": s["safe"],
-                   "current": n == state["step"], "won": n < state["step"]
-                   or (n == state["step"] and state["won"] and revealed
-                       and state["result"] != "fell")}
+                   "current": n == state["step"],
+                   "fell": n == state["step"] and state["result"] == "fell",
+                   "won": (s["amount"] <= kept) if kept is not None else (
+                       n < state["step"] or (n == state["step"] and revealed
+                                             and state["result"] == "top"))}
                   for n, s in enumerate(state["ladder"], start=1)]
         return {
             "phase": state["phase"],

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from cms.games import GAMES
-from player.engines.base import ANSWERED, Choice, Item, NotEnoughContent, Refused, Unit
+from player.engines.base import ANSWERED, Choice, Item, Refused, Unit
 from player.engines.millionnaire import ENGINE
 
 SPEC = GAMES["millionnaire"]
@@ -230,9 +230,11 @@ def test_the_answer_records_the_time_it_took():
 
 def test_a_ladder_with_a_step_missing_cannot_start():
     content = ladder_content()
-    partial = {"echelle": tuple(u for u in content["echelle"] if u.items[0].step != 9)}
-    with pytest.raises(NotEnoughContent):
+    partial = {"echelle": tuple(u for u in content["echelle"]
+                                if u.items[0].step not in (9, 15))}
+    with pytest.raises(Refused) as refusal:
         ENGINE.start(SPEC, partial, ["Alice"], 1)
+    assert "marches 9, 15 de l’échelle" in refusal.value.message
 
 
 def test_the_state_survives_a_round_trip_through_json():
@@ -245,3 +247,12 @@ def test_walking_away_shows_the_answer_so_the_question_counts_as_seen():
     state = climb(new_game(), 2)
     _, events = play(state, {"type": "walk"})
     assert events == [{"type": "shown", "question": current(state)}]
+
+
+def test_after_a_fall_the_ladder_shows_as_won_only_what_is_kept():
+    state = climb(new_game(), 7)  # seven steps won: up to 6 000 €
+    state, _ = answer(state, "Faux 1")
+    view = ENGINE.view(state)
+    won = sorted(rung["number"] for rung in view["ladder"] if rung["won"])
+    assert won == [1, 2, 3, 4, 5]  # 1 500 € kept: the fifth step, a safe level
+    assert "Juste" in view["say"]

@@ -50,7 +50,8 @@ def test_the_home_page_offers_the_playable_games(client, library):
 
 def test_a_game_in_progress_is_offered_again_to_the_same_browser_only(client, library):
     play = start(client)
-    assert f"/partie/{play.token}/" in client.get("/").content.decode()
+    home = client.get("/").content.decode()
+    assert f"/partie/{play.token}/" in home and "jouée à l’instant" in home
     assert f"/partie/{play.token}/" not in Client().get("/").content.decode()
 
 
@@ -75,7 +76,7 @@ def test_a_library_without_a_full_ladder_says_what_is_missing(client, library):
     library[8].save()
     response = client.post("/jouer/millionnaire/", {"name-0": "Alice"})
     assert response.status_code == 400
-    assert "Pas assez de contenu publié" in response.content.decode()
+    assert "Pas de question publiée pour la marche 9" in response.content.decode()
 
 
 def test_an_action_moves_the_game_on_and_the_page_shows_where_it_stands(client, library):
@@ -227,3 +228,23 @@ def test_an_expired_form_says_so_in_french_and_changes_nothing(library):
     response = browser.post("/jouer/millionnaire/", {"name-0": "Alice"})
     assert response.status_code == 403 and "Page expirée" in response.content.decode()
     assert not Play.objects.exists()
+
+
+def test_a_name_is_kept_in_one_unicode_form_without_invisible_characters(client, library):
+    from player.engines.base import Refused
+    from player.services import clean_players
+
+    assert clean_players("prendre-sa-place", ["Le\u0301a", "Hugo\u200b", "Inès"]) == [
+        "Léa", "Hugo", "Inès"]
+    with pytest.raises(Refused):
+        clean_players("prendre-sa-place", ["Léa", "Le\u0301a"])  # the same name twice
+    with pytest.raises(Refused):
+        clean_players("prendre-sa-place", ["Léa", "\u200b"])  # an invisible name is none
+
+
+def test_the_player_can_switch_to_english_and_back(client, library):
+    html = client.get("/").content.decode()
+    assert 'name="language" value="en"' in html
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    html = client.get("/").content.decode()
+    assert '<h2 id="games">Play</h2>' in html and 'name="language" value="fr"' in html
