@@ -35,6 +35,7 @@ from .validation import (
     answer_counts,
     calibration_of,
     check_calibration,
+    judged_by_play,
 )
 
 # --- filters ------------------------------------------------------------------------------
@@ -112,9 +113,9 @@ class CalibrationFilter(admin.SimpleListFilter):
             return queryset
         # The rule the report applies, on counts read in one query: not a second one in SQL.
         disagreeing = [
-            pk for pk, rated, answers, right in queryset.values_list(
-                "pk", "difficulty", "answer_count", "right_count")
-            if Calibration(rated, answers, right).disagrees]
+            pk for pk, kind, rated, answers, right in queryset.values_list(
+                "pk", "kind", "difficulty", "answer_count", "right_count")
+            if Calibration(rated, answers, right, judged_by_play(kind)).disagrees]
         if self.value() == "disagrees":
             return queryset.filter(pk__in=disagreeing)
         return queryset.filter(answer_count__gte=CALIBRATION_MIN_ANSWERS).exclude(

@@ -36,7 +36,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .games import GAMES, content_games, kind_of
+from .games import GAMES, KINDS, content_games, kind_of
 from .games.spec import DIFFICULTY_MAX, ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
 from .models import STATUS_RANK, Card, CardQuestion, Proposition, Question, Status
 
@@ -671,6 +671,9 @@ class Calibration:
     rated: int
     answers: int
     right: int
+    # A fiche whose answers are picks among many right propositions (the coup par coup:
+    # 6 VRAI, 1 FAUX) is not rated by its success: a blind pick is right 6 times in 7.
+    judged: bool = True
 
     def __post_init__(self):
         _check_counts(self.answers, self.right)
@@ -694,18 +697,25 @@ class Calibration:
 
     @property
     def disagrees(self) -> bool:
-        return self.enough and self.gap >= CALIBRATION_GAP
+        return self.judged and self.enough and self.gap >= CALIBRATION_GAP
+
+
+def judged_by_play(kind: str) -> bool:
+    """Return whether play's success rate measures a question of this kind's difficulty."""
+    spec = KINDS[kind][1] if kind in KINDS else None
+    return spec is None or spec.right <= 1 or not spec.propositions
 
 
 def calibration_of(question: Question) -> Calibration:
     """Return a question's calibration from the counts `answer_counts` annotated on it."""
     return Calibration(question.difficulty, getattr(question, "answer_count", 0) or 0,
-                       getattr(question, "right_count", 0) or 0)
+                       getattr(question, "right_count", 0) or 0,
+                       judged_by_play(question.kind))
 
 
 def check_calibration(question: Question, *, answers: int, right: int) -> list[Problem]:
     """Warn when enough answers in play put a question CALIBRATION_GAP or more off its rating."""
-    calibration = Calibration(question.difficulty, answers, right)
+    calibration = Calibration(question.difficulty, answers, right, judged_by_play(question.kind))
     if not calibration.disagrees:
         return []
     return [Problem.of(

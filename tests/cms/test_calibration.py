@@ -121,6 +121,13 @@ def test_a_question_two_difficulties_from_play_is_warned_about():
 
 
 @pytest.mark.django_db
+def test_a_coup_par_coup_fiche_is_not_rated_by_its_success_as_a_blind_pick_is_mostly_right():
+    fiche = make_question("coup-par-coup", difficulty=5)
+    play(fiche, right=18, wrong=2, mode="coup-par-coup")  # 90 %: would read as 1
+    assert calibration_problems(fiche) == []
+
+
+@pytest.mark.django_db
 def test_a_question_one_difficulty_from_play_is_not_warned_about():
     question = ladder_question(1)
     play(question, right=14, wrong=6)  # 70 %: observed 2
