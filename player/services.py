@@ -56,7 +56,7 @@ def visible(name: str) -> str:
 
 
 def players_label(engine) -> str:
-    """Return how many play, as the setup page says it: « Seul », « De 2 à 4 joueurs »."""
+    """Return how many play, as the setup page says it: « De 2 à 4 joueurs. »"""
     if engine.max_players == 1:
         return _("Un seul joueur.")
     return _("De %(a)s à %(b)s joueurs.") % {"a": engine.min_players, "b": engine.max_players}
