@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, is_dataclass
+from dataclasses import FrozenInstanceError, dataclass, field, fields, is_dataclass
 
 from django.utils.translation import gettext_lazy as _
 
@@ -133,6 +133,18 @@ class Players:
         return _("%(a)s à %(b)s joueurs") % {"a": self.minimum, "b": self.maximum}
 
 
+def _frozen_dataclass(value) -> bool:
+    """Return whether `value` is a dataclass instance whose fields cannot be set."""
+    if not is_dataclass(value) or isinstance(value, type) or not fields(value):
+        return False
+    name = fields(value)[0].name
+    try:
+        setattr(value, name, getattr(value, name))  # the same value: harmless if it works
+    except FrozenInstanceError:
+        return True
+    return False
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game's rules as data: the registry entry every layer reads."""
@@ -160,8 +172,7 @@ class GameSpec:
         amounts = [s.amount for s in self.ladder]
         if amounts != sorted(set(amounts)):
             raise SpecError(f"{self.slug}: ladder amounts must rise")
-        if self.rules is not None and not (is_dataclass(self.rules)
-                                           and self.rules.__dataclass_params__.frozen):
+        if self.rules is not None and not _frozen_dataclass(self.rules):
             raise SpecError(f"{self.slug}: rules must be a frozen dataclass")
 
     def kind(self, slug: str) -> ContentKind:
