@@ -66,7 +66,8 @@ def say(event, **data):
     print(json.dumps({"event": event, "t": time.time(), **data}), flush=True)
 
 say("reading")
-deadline = time.time() + 20
+# A safety net only: the loop ends once both writes show; a loaded CI machine is slow.
+deadline = time.time() + 90
 while time.time() < deadline:
     start = time.time()
     try:
