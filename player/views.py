@@ -8,7 +8,7 @@ import time
 from functools import lru_cache, wraps
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -160,7 +160,7 @@ def act(request, token: str):
     """Apply one action; a refused or stale one changes nothing and says why."""
     game = _own_play(request, token)
     if len(request.POST) > MAX_FIELDS:
-        raise Http404()
+        return HttpResponseBadRequest(_("Ce coup n’est pas valable."))
     action = {key: request.POST.get(key, "")[:500] for key in request.POST
               if key not in NOT_ACTION}
     refusal = ""

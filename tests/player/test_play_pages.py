@@ -248,3 +248,11 @@ def test_the_player_can_switch_to_english_and_back(client, library):
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     html = client.get("/").content.decode()
     assert '<h2 id="games">Play</h2>' in html and 'name="language" value="fr"' in html
+
+
+def test_a_move_stuffed_with_fields_is_refused_and_changes_nothing(client, library):
+    play = start(client)
+    fields = {f"extra-{n}": "x" for n in range(100)}
+    response = post(client, play, type="choose", choice="0", **fields)
+    play.refresh_from_db()
+    assert response.status_code == 400 and play.version == 1
