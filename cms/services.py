@@ -22,8 +22,6 @@ import reversion
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.files.base import File
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
@@ -32,6 +30,7 @@ from django.utils.translation import gettext as _
 from reversion.models import Version
 
 from . import snapshots
+from .images import CleanImage, clean_image, read_upload, store_clean_image
 from .models import (
     STATUS_RANK,
     Card,
@@ -291,15 +290,16 @@ def _keep(obj, user, comment: str) -> None:
 
 
 def _store_image(value) -> str:
-    """Return the stored name of an image field's value, saving an upload first."""
+    """Return the stored name of an image field's value, storing an upload clean first."""
     if value is None or value is False:
         return ""
     if isinstance(value, str):
         return value
+    if isinstance(value, CleanImage):
+        return store_clean_image(value)
     if hasattr(value, "name") and not hasattr(value, "storage"):  # an uploaded file
-        upload_to = Question._meta.get_field("image")
-        name = upload_to.generate_filename(None, value.name)
-        return default_storage.save(name, File(value))
+        # Checked again here, not trusted from the form: services are the one way in.
+        return store_clean_image(clean_image(read_upload(value), path=value.name))
     return getattr(value, "name", "") or ""
 
 

@@ -1,0 +1,138 @@
+"""Question images: one path from upload to storage for the form, the importer and the ZIP.
+
+An image is read fully (a truncated file is refused, not printed with a grey band), must hold
+nothing but the image (no page hidden after its end or in its text chunks), and is stored as
+a new file encoded from its pixels alone — no EXIF position, camera or comment, orientation
+applied — under a name made of its content's hash and the extension of its real format.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import struct
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.utils.translation import gettext_lazy as _
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+# Pillow format -> (stored extension, save options). PNG at zlib's default level.
+ENCODINGS = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {}),
+             "WEBP": ("webp", {"quality": 90})}
+FORMAT_LABELS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
+
+# What a browser or a PDF reader would take for a page: the start of a polyglot.
+MARKUP = re.compile(rb"<(?:!doctype|html|head|body|script|iframe|svg|object|embed|meta)\b"
+                    rb"|%PDF-", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CleanImage:
+    """An image checked and re-encoded from its pixels, ready to be stored."""
+
+    content: bytes
+    extension: str
+    path: str = ""  # as the upload or the sheet named it; never used to store it
+
+    @property
+    def storage_name(self) -> str:
+        digest = hashlib.sha256(self.content).hexdigest()[:32]
+        return f"questions/{digest}.{self.extension}"
+
+    def __str__(self):
+        return self.path
+
+
+def _refused(message, code: str, **params) -> ValidationError:
+    return ValidationError(message, code=code, params=params)
+
+
+def _trailing_bytes(content: bytes, image_format: str) -> int:
+    """Return how many bytes follow the end of the image proper (0 if none or unknown)."""
+    if image_format == "PNG":
+        end = content.rfind(b"IEND")
+        return 0 if end < 0 else len(content) - (end + 8)  # the chunk type, then its CRC
+    if image_format == "JPEG":
+        end = content.rfind(b"\xff\xd9")
+        return 0 if end < 0 else len(content.rstrip(b"\x00")) - (end + 2)
+    if image_format == "WEBP" and content[:4] == b"RIFF":
+        (size,) = struct.unpack("<I", content[4:8])
+        return len(content) - (size + 8)
+    return 0
+
+
+def clean_image(content: bytes, *, path: str = "") -> CleanImage:
+    """Check an image's bytes and re-encode its pixels; refuse with a French ValidationError."""
+    max_bytes = settings.PLATEAU_IMAGE_MAX_BYTES
+    max_pixels = settings.PLATEAU_IMAGE_MAX_PIXELS
+    if len(content) > max_bytes:
+        from .validators import megabytes  # validators imports this module
+        raise _refused(_("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+                       "image_too_heavy", size=megabytes(len(content)), max=megabytes(max_bytes))
+    try:
+        with Image.open(io.BytesIO(content)) as image:
+            image_format = image.format
+            if image_format not in ENCODINGS:
+                raise _refused(
+                    _("Format d’image « %(format)s » refusé : JPEG, PNG ou WebP seulement."),
+                    "image_format", format=image_format)
+            width, height = image.size
+            if width * height > max_pixels:
+                raise _refused(
+                    _("L’image fait %(w)s × %(h)s pixels ; le maximum est %(max)s millions "
+                      "de pixels."),
+                    "image_too_large", w=width, h=height, max=round(max_pixels / 1_000_000, 1))
+            image.verify()
+        # verify() leaves the image unusable and skips the pixels: decode them all, afresh.
+        with Image.open(io.BytesIO(content)) as image:
+            image.load()
+            upright = ImageOps.exif_transpose(image)
+    except ValidationError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise _refused(_("L’image a beaucoup trop de pixels pour être ouverte sans risque."),
+                       "image_too_large") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error):
+        raise _refused(_("Ce fichier n’est pas une image lisible (JPEG, PNG ou WebP) : il est "
+                         "peut-être tronqué ou abîmé."), "image_invalid") from None
+    if _trailing_bytes(content, image_format) > 0 or MARKUP.search(content):
+        raise _refused(_("Ce fichier contient autre chose qu’une image (une page web ou un "
+                         "document caché dedans) : enregistrez l’image à nouveau depuis un "
+                         "logiciel de dessin."), "image_polyglot")
+    # A new image from the decoded pixels alone: no EXIF, comment, profile or text chunk.
+    fresh = Image.frombytes(upright.mode, upright.size, upright.tobytes())
+    if upright.mode in ("P", "PA"):
+        fresh.putpalette(upright.getpalette())
+    if "transparency" in upright.info:
+        fresh.info["transparency"] = upright.info["transparency"]
+    if image_format == "JPEG" and fresh.mode not in ("RGB", "L"):
+        fresh = fresh.convert("RGB")
+    extension, options = ENCODINGS[image_format]
+    out = io.BytesIO()
+    fresh.save(out, format=image_format, **options)
+    return CleanImage(content=out.getvalue(), extension=extension, path=path)
+
+
+def store_clean_image(image: CleanImage) -> str:
+    """Write a clean image under its content's name, once; return that name."""
+    name = image.storage_name
+    if not default_storage.exists(name):
+        saved = default_storage.save(name, ContentFile(image.content))
+        if saved != name:
+            raise ValueError(f"image stored as {saved}, expected {name}")
+    return name
+
+
+def read_upload(file) -> bytes:
+    """Return the bytes of an uploaded or stored file, leaving it where it was."""
+    position = file.tell() if hasattr(file, "tell") else 0
+    try:
+        file.seek(0)
+        return file.read()
+    finally:
+        file.seek(position)
