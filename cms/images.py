@@ -26,9 +26,13 @@ ENCODINGS = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {}),
              "WEBP": ("webp", {"quality": 90})}
 FORMAT_LABELS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
 
-# What a browser or a PDF reader would take for a page: the start of a polyglot.
+# What a browser, a PDF reader or a server would take for a page or a script: inside an image,
+# the mark of a polyglot.
 MARKUP = re.compile(rb"<(?:!doctype|html|head|body|script|iframe|svg|object|embed|meta)\b"
-                    rb"|%PDF-", re.IGNORECASE)
+                    rb"|<\?php|%PDF-", re.IGNORECASE)
+# Another file glued after the image. Other trailing bytes (a phone's motion-photo video,
+# a camera's padding) are not refused: re-encoding drops them.
+ARCHIVES = (b"PK\x03\x04", b"Rar!", b"7z\xbc\xaf", b"\x1f\x8b")
 
 
 @dataclass(frozen=True)
@@ -52,18 +56,47 @@ def _refused(message, code: str, **params) -> ValidationError:
     return ValidationError(message, code=code, params=params)
 
 
-def _trailing_bytes(content: bytes, image_format: str) -> int:
-    """Return how many bytes follow the end of the image proper (0 if none or unknown)."""
+def _png_end(content: bytes) -> int:
+    position = 8
+    while position + 8 <= len(content):
+        length, kind = struct.unpack(">I4s", content[position:position + 8])
+        position += 12 + length  # length, type, data, CRC
+        if kind == b"IEND":
+            return position
+    return len(content)
+
+
+def _jpeg_end(content: bytes) -> int:
+    position = 2
+    while position + 4 <= len(content) and content[position] == 0xFF:
+        marker = content[position + 1]
+        if marker == 0xD9:
+            return position + 2
+        if marker == 0xFF:  # fill byte
+            position += 1
+            continue
+        (length,) = struct.unpack(">H", content[position + 2:position + 4])
+        position += 2 + length
+        if marker == 0xDA:  # entropy-coded data runs to the next marker but RSTn and FF00
+            while position + 1 < len(content) and not (
+                    content[position] == 0xFF and content[position + 1] not in _IN_SCAN):
+                position += 1
+    return len(content)
+
+
+_IN_SCAN = {0x00, *range(0xD0, 0xD8)}
+
+
+def _trailer(content: bytes, image_format: str) -> bytes:
+    """Return the bytes that follow the end of the image proper (empty if none or unknown)."""
     if image_format == "PNG":
-        end = content.rfind(b"IEND")
-        return 0 if end < 0 else len(content) - (end + 8)  # the chunk type, then its CRC
+        return content[_png_end(content):]
     if image_format == "JPEG":
-        end = content.rfind(b"\xff\xd9")
-        return 0 if end < 0 else len(content.rstrip(b"\x00")) - (end + 2)
+        return content[_jpeg_end(content):]
     if image_format == "WEBP" and content[:4] == b"RIFF":
         (size,) = struct.unpack("<I", content[4:8])
-        return len(content) - (size + 8)
-    return 0
+        return content[size + 8:]
+    return b""
 
 
 def clean_image(content: bytes, *, path: str = "") -> CleanImage:
@@ -100,7 +133,7 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error):
         raise _refused(_("Ce fichier n’est pas une image lisible (JPEG, PNG ou WebP) : il est "
                          "peut-être tronqué ou abîmé."), "image_invalid") from None
-    if _trailing_bytes(content, image_format) > 0 or MARKUP.search(content):
+    if MARKUP.search(content) or _trailer(content, image_format).startswith(ARCHIVES):
         raise _refused(_("Ce fichier contient autre chose qu’une image (une page web ou un "
                          "document caché dedans) : enregistrez l’image à nouveau depuis un "
                          "logiciel de dessin."), "image_polyglot")
@@ -136,3 +169,14 @@ def read_upload(file) -> bytes:
         return file.read()
     finally:
         file.seek(position)
+
+
+def import_image(content: bytes, path: str) -> CleanImage:
+    """Return a file's image cleaned for an import, refusing it with an ImportFileError."""
+    from .formats import ImportFileError  # formats reads archives through this module
+
+    try:
+        return clean_image(content, path=path)
+    except ValidationError as refusal:
+        raise ImportFileError(_("Image « %(path)s » : %(reason)s") % {
+            "path": path, "reason": " ".join(refusal.messages)}) from None

@@ -23,6 +23,7 @@ from . import services, snapshots
 from .formats import BundledImage, ImportFileError, normalise_header, replace_rows
 from .games import KINDS, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
+from .images import CleanImage
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .validation import new_errors, validate_game
 
@@ -36,6 +37,9 @@ STATUS_WORDS = {
 }
 STATUS_EXPORT = {Status.DRAFT: "brouillon", Status.REVIEW: "relecture",
                  Status.PUBLISHED: "publie"}
+
+# An image read from a ZIP: re-encoded, to be stored under its content's name.
+PENDING_IMAGES = (BundledImage, CleanImage)
 
 # Which column a rule of cms.validation is about, by problem code.
 COLUMN_OF_PROBLEM = {
@@ -157,7 +161,7 @@ class ImageWidget(widgets.Widget):
     """An image from a ZIP bundle, or the stored name a CSV export wrote."""
 
     def clean(self, value, row=None, **kwargs):
-        if isinstance(value, BundledImage):
+        if isinstance(value, PENDING_IMAGES):
             return value
         name = "" if value is None else str(value).strip()
         if not name:
@@ -180,7 +184,7 @@ class ImageWidget(widgets.Widget):
 class ImageField(fields.Field):
     def save(self, instance, row, is_m2m=False, **kwargs):
         value = self.clean(row, **kwargs)
-        if isinstance(value, BundledImage):
+        if isinstance(value, PENDING_IMAGES):
             instance.image = value.storage_name
             instance._pending_image = value
         else:
@@ -706,7 +710,7 @@ class QuestionResource(ContentResource):
         return data
 
 
-def store_image(image: BundledImage) -> bool:
+def store_image(image: BundledImage | CleanImage) -> bool:
     """Write a re-encoded image under its content's name, once; tell whether it was new."""
     name = image.storage_name
     if default_storage.exists(name):

@@ -126,8 +126,7 @@ def test_the_model_validator_refuses_a_truncated_jpeg():
     assert refused.value.code == "image_invalid"
 
 
-def test_storing_an_upload_keeps_neither_its_name_nor_its_metadata(tmp_path, settings):
-    settings.MEDIA_ROOT = tmp_path
+def test_storing_an_upload_keeps_neither_its_name_nor_its_metadata():
     upload = SimpleUploadedFile("Marianne.pdf", png_bytes(), "application/pdf")
 
     name = _store_image(upload)
@@ -139,17 +138,14 @@ def test_storing_an_upload_keeps_neither_its_name_nor_its_metadata(tmp_path, set
         assert Image.open(stored).format == "PNG"
 
 
-def test_storing_the_same_picture_twice_keeps_one_file(tmp_path, settings):
-    settings.MEDIA_ROOT = tmp_path
+def test_storing_the_same_picture_twice_keeps_one_file():
     first = _store_image(SimpleUploadedFile("a.png", png_bytes(), "image/png"))
     second = _store_image(SimpleUploadedFile("b.png", png_bytes(), "image/png"))
     assert first == second
 
 
 @pytest.mark.django_db
-def test_the_admin_stores_a_jpeg_upload_without_its_gps_position(editor_client, tmp_path,
-                                                                 settings):
-    settings.MEDIA_ROOT = tmp_path
+def test_the_admin_stores_a_jpeg_upload_without_its_gps_position(editor_client):
     upload = SimpleUploadedFile("Marianne.jpg", jpeg_with_exif(), "image/jpeg")
 
     response = editor_client.post("/admin/cms/question/add/?kind=etoile-mysterieuse",
@@ -173,4 +169,39 @@ def test_the_admin_refuses_a_polyglot_upload_and_creates_nothing(editor_client):
     assert response.status_code == 200
     errors = response.context["adminform"].form.errors.as_data()["image"]
     assert "image_polyglot" in {e.code for e in errors}
+    assert not Question.objects.exists()
+
+
+# --- the ZIP import through the same path (cms.formats calls cms.images.import_image) -------
+
+
+@pytest.fixture
+def zip_through_cms_images(monkeypatch):
+    """Send the ZIP reader's images through cms.images, as the one-line change in formats does."""
+    from cms import formats, images
+
+    monkeypatch.setattr(formats, "reencode_image", images.import_image)
+
+
+def test_a_zip_import_stores_an_image_as_the_form_does(db, zip_through_cms_images):
+    from cms.formats import ZIPFormat
+    from tests.cms.test_import_files import etoile_bundle, run_import
+
+    run_import(ZIPFormat(), etoile_bundle({"images/Marianne.jpg": jpeg_with_exif()}))
+
+    name = Question.objects.get().image.name
+    assert name == clean_image(jpeg_with_exif()).storage_name
+    with default_storage.open(name, "rb") as stored:
+        assert not Image.open(stored).getexif()
+
+
+def test_a_zip_import_refuses_a_polyglot_in_french(db, zip_through_cms_images):
+    from cms.formats import ZIPFormat
+    from tests.cms.test_import_files import etoile_bundle, refusal
+
+    bundle = etoile_bundle({"images/a.png": png_bytes() + b"<html><script>x</script>"})
+
+    message = refusal(ZIPFormat(), bundle)
+
+    assert "images/a.png" in message and "autre chose qu’une image" in message
     assert not Question.objects.exists()
