@@ -14,8 +14,11 @@ import io
 import json
 import posixpath
 import random
+import struct
 import unicodedata
 import zipfile
+import zlib
+from collections import Counter
 from dataclasses import dataclass
 
 import tablib
@@ -33,6 +36,13 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 QUOTE = "'"
 
 SHEET_EXTENSIONS = ("csv", "xlsx", "json")
+
+# No resource has more than a few dozen columns; past this a sheet is a mistake or an attack.
+MAX_COLUMNS = 200
+# Our JSON formats nest six levels at most (OpenQuizzDB); deeper is refused before any use.
+MAX_JSON_DEPTH = 32
+# Archive members are unpacked this many bytes at a time, whatever their headers declare.
+UNPACK_CHUNK = 64 * 1024
 
 
 class ImportFileError(ValueError):
@@ -82,6 +92,8 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
     row, 1 for the first object of a JSON list); reports use it to name rows.
     """
     max_rows = settings.PLATEAU_IMPORT_MAX_ROWS
+    headers = list(headers)
+    _check_column_count(len(headers))
     headers = [normalise_header(h) for h in headers]
     while headers and not headers[-1]:
         headers.pop()
@@ -90,7 +102,7 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
     if "" in headers:
         raise ImportFileError(_("La colonne %(n)s n’a pas de nom.") % {
             "n": headers.index("") + 1})
-    repeated = sorted({h for h in headers if headers.count(h) > 1})
+    repeated = sorted(h for h, n in Counter(headers).items() if n > 1)
     if repeated:
         raise ImportFileError(_("Colonne en double : %(cols)s.") % {"cols": ", ".join(repeated)})
     dataset = tablib.Dataset(headers=headers)
@@ -120,6 +132,13 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
         dataset.append(["" if v is None else v for v in row])
     dataset.first_line = first_line
     return dataset
+
+
+def _check_column_count(count: int) -> None:
+    if count > MAX_COLUMNS:
+        raise ImportFileError(_(
+            "Le fichier a %(n)s colonnes ; le maximum est %(max)s."
+        ) % {"n": count, "max": MAX_COLUMNS})
 
 
 def replace_rows(dataset: tablib.Dataset, rows) -> tablib.Dataset:
@@ -238,6 +257,8 @@ class CSVFormat(SafeFormat):
                                    strict=True))
         except csv.Error as error:
             raise ImportFileError(_("CSV mal formé : %(error)s.") % {"error": error}) from None
+        # Refused before any work per column, so that a 100 000-column header costs nothing.
+        _check_column_count(len(rows[0]) if rows else 0)
         rows = [[restore(cell) for cell in row] for row in rows]
         return build_dataset(rows[0], rows[1:], first_line=2)
 
@@ -276,11 +297,21 @@ class XLSXFormat(SafeFormat):
                 "Classeur XLSX illisible (tronqué ou endommagé)."
             )) from None
         try:
-            rows = book.active.iter_rows(values_only=True)
+            sheet = book.active
+            # The <dimension> a file declares would pad every row up to its width (16 384
+            # columns at most): read the cells as they are, never past the column cap.
+            # The header row is read whole, so that a name past the cap is refused; cells of
+            # the data rows past it are not read.
+            sheet.reset_dimensions()
             try:
-                headers = next(rows)
+                headers = next(sheet.iter_rows(max_row=1, values_only=True))
             except StopIteration:
                 raise ImportFileError(_("Le classeur est vide.")) from None
+            headers = list(headers)
+            while headers and headers[-1] is None:
+                headers.pop()
+            _check_column_count(len(headers))
+            rows = sheet.iter_rows(min_row=2, max_col=MAX_COLUMNS + 1, values_only=True)
             return build_dataset(headers, (_xlsx_row(r) for r in rows), first_line=2)
         except ImportFileError:
             raise
@@ -333,19 +364,93 @@ def _xlsx_row(values):
 
 
 def _check_archive(data: bytes, message: str) -> zipfile.ZipFile:
-    """Open a ZIP container, refusing truncated files and decompression bombs."""
+    """Open a ZIP container whose every member was unpacked and found as its headers say.
+
+    Each member is unpacked here in chunks, under a cap on the bytes really produced; its real
+    size and CRC must match its headers. Readers that trust the headers afterwards (zipfile,
+    openpyxl) are then bounded too.
+    """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error):
         raise ImportFileError(message) from None
-    unpacked = sum(m.file_size for m in members)
     limit = settings.PLATEAU_IMPORT_MAX_UNPACKED_BYTES
-    if unpacked > limit:
-        raise ImportFileError(_(
-            "Une fois décompressé, ce fichier ferait %(size)s Mo ; le maximum est %(max)s Mo."
-        ) % {"size": megabytes(unpacked), "max": megabytes(limit)})
+    declared = sum(m.file_size for m in members)
+    if declared > limit:
+        raise _unpacked_too_large(declared, limit)
+    budget = limit
+    for info in members:
+        budget -= _unpack_member(data, info, budget=budget, limit=limit)
     return archive
+
+
+def _unpacked_too_large(size: int, limit: int) -> ImportFileError:
+    return ImportFileError(_(
+        "Une fois décompressé, ce fichier ferait %(size)s Mo ; le maximum est %(max)s Mo."
+    ) % {"size": megabytes(size), "max": megabytes(limit)})
+
+
+def _damaged_member(info: zipfile.ZipInfo, problem: str) -> ImportFileError:
+    return ImportFileError(_(
+        "Archive endommagée, « %(name)s » : %(problem)s."
+    ) % {"name": info.filename, "problem": problem})
+
+
+LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, then the name and extra field lengths
+
+
+def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: int) -> int:
+    """Unpack one member in chunks without keeping it; return its real size."""
+    if info.flag_bits & 0x1:
+        raise _damaged_member(info, _("fichier chiffré (protégé par mot de passe), "
+                                      "impossible à lire"))
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        # Deflate64, bzip2, LZMA…: zipfile cannot read some, and cannot bound the others.
+        raise _damaged_member(info, _(
+            "méthode de compression n°%(method)s non prise en charge (enregistrez l’archive "
+            "en « Deflate » standard)") % {"method": info.compress_type})
+    start = info.header_offset
+    try:
+        signature, name_length, extra_length = LOCAL_HEADER.unpack_from(data, start)
+    except struct.error:
+        signature = b""
+    if signature != b"PK\x03\x04":
+        raise _damaged_member(info, _("en-tête introuvable (archive tronquée)"))
+    start += LOCAL_HEADER.size + name_length + extra_length
+    packed = memoryview(data)[start:start + info.compress_size]
+    if len(packed) < info.compress_size:
+        raise _damaged_member(info, _("données tronquées"))
+    size = 0
+    crc = 0
+    inflater = zlib.decompressobj(-zlib.MAX_WBITS) if info.compress_type else None
+    try:
+        for offset in range(0, len(packed), UNPACK_CHUNK):
+            chunk = packed[offset:offset + UNPACK_CHUNK]
+            while chunk:
+                if inflater is None:
+                    out, chunk = bytes(chunk), b""
+                else:
+                    # max_length: never more than a chunk out, however well it compresses.
+                    out = inflater.decompress(chunk, UNPACK_CHUNK)
+                    chunk = inflater.unconsumed_tail
+                size += len(out)
+                if size > budget:
+                    raise _unpacked_too_large(limit - budget + size, limit)
+                crc = zlib.crc32(out, crc)
+                if inflater is not None and inflater.eof:
+                    break
+        if inflater is not None and not inflater.eof:
+            raise _damaged_member(info, _("données compressées tronquées"))
+    except zlib.error:
+        raise _damaged_member(info, _("données compressées illisibles")) from None
+    if size != info.file_size:
+        raise _damaged_member(info, _(
+            "taille annoncée %(declared)s octets, taille réelle %(real)s octets"
+        ) % {"declared": info.file_size, "real": size})
+    if crc != info.CRC:
+        raise _damaged_member(info, _("somme de contrôle (CRC) incorrecte"))
+    return size
 
 
 # --- JSON ---------------------------------------------------------------------------------
@@ -359,11 +464,39 @@ def load_json(data: bytes):
     except UnicodeDecodeError:
         raise ImportFileError(_("Un fichier JSON doit être encodé en UTF-8.")) from None
     try:
-        return json.loads(text)
+        parsed = json.loads(text)
     except json.JSONDecodeError as error:
         raise ImportFileError(_(
             "JSON invalide, ligne %(line)s, colonne %(col)s : %(msg)s."
         ) % {"line": error.lineno, "col": error.colno, "msg": error.msg}) from None
+    except RecursionError:
+        raise _json_too_deep() from None
+    if json_depth(parsed) > MAX_JSON_DEPTH:
+        raise _json_too_deep()
+    return parsed
+
+
+def _json_too_deep() -> ImportFileError:
+    return ImportFileError(_(
+        "JSON trop imbriqué : plus de %(max)s niveaux de [ ] ou { } emboîtés."
+    ) % {"max": MAX_JSON_DEPTH})
+
+
+def json_depth(value) -> int:
+    """Return how deep lists and objects nest in a parsed JSON value, without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = value.values()
+        elif not isinstance(value, list):
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in value)
+    return deepest
 
 
 class JSONFormat(SafeFormat):
@@ -393,6 +526,8 @@ class JSONFormat(SafeFormat):
                         "(texte ou nombre)."
                     ) % {"n": number, "key": key})
                 headers.setdefault(key, None)
+                if len(headers) > MAX_COLUMNS:
+                    _check_column_count(len(headers))
         keys = list(headers)
         rows = ([item.get(key) for key in keys] for item in items)
         return build_dataset(keys, rows, first_line=1)

@@ -1,0 +1,322 @@
+"""Hostile import files: forged ZIP headers, bombs, huge headers, deep JSON.
+
+Every file is built here with Python; each must be refused with a French message that names
+the problem (in the formats, the admin and `manage.py import`), within bounded memory and
+without any step that grows faster than the file.
+"""
+
+import io
+import json
+import struct
+import tracemalloc
+import zipfile
+import zlib
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+
+from cms import formats
+from cms.formats import (
+    CSVFormat,
+    ImportFileError,
+    JSONFormat,
+    OpenQuizzDBFormat,
+    XLSXFormat,
+    ZIPFormat,
+)
+
+MEGABYTE = 1024 * 1024
+SHEET = b"ref;genre;texte\r\nq-1;echelle;Quelle est la capitale de la France ?\r\n"
+
+
+# --- forging archives ---------------------------------------------------------------------
+
+# Field offsets in a local file header (PK\3\4) and a central directory entry (PK\1\2).
+LOCAL = {"flags": 6, "method": 8, "crc": 14, "size": 22}
+CENTRAL = {"flags": 8, "method": 10, "crc": 16, "size": 24}
+WIDTH = {"flags": "<H", "method": "<H", "crc": "<I", "size": "<I"}
+
+
+def zip_of(members: dict, compression=zipfile.ZIP_DEFLATED) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=compression) as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return out.getvalue()
+
+
+def forged(data: bytes, name: str, **fields) -> bytes:
+    """Return the archive with these header fields of member `name` overwritten, in both
+    its local header and the central directory, as a forger would."""
+    data = bytearray(data)
+    encoded = name.encode()
+    for signature, offsets, name_at in ((b"PK\x03\x04", LOCAL, 30), (b"PK\x01\x02", CENTRAL, 46)):
+        start = data.find(signature)
+        while data[start + name_at:start + name_at + len(encoded)] != encoded:
+            start = data.find(signature, start + 1)
+            assert start >= 0, f"{name} not found"
+        for field, value in fields.items():
+            struct.pack_into(WIDTH[field], data, start + offsets[field], value)
+    return bytes(data)
+
+
+def info_of(data: bytes, name: str) -> zipfile.ZipInfo:
+    return zipfile.ZipFile(io.BytesIO(data)).getinfo(name)
+
+
+def under_declared(data: bytes, name: str, declared: int) -> bytes:
+    """The member says it unpacks to `declared` bytes, with the CRC of just those bytes."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        prefix = archive.read(name)[:declared]
+    return forged(data, name, size=declared, crc=zlib.crc32(prefix))
+
+
+def bomb_bundle(real_size: int) -> bytes:
+    """A ZIP bundle whose sheet unpacks to `real_size` bytes but declares a few hundred."""
+    sheet = SHEET + b"\r\n" * ((real_size - len(SHEET)) // 2)
+    return under_declared(zip_of({"questions.csv": sheet}), "questions.csv", len(SHEET))
+
+
+def workbook_bytes() -> bytes:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.append(["ref", "genre", "texte"])
+    book.active.append(["q-1", "echelle", "Quelle est la capitale de la France ?"])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def refusal(file_format, data: bytes) -> str:
+    with pytest.raises(ImportFileError) as error:
+        file_format.create_dataset(data)
+    return str(error.value)
+
+
+def peak_memory_of(function) -> int:
+    tracemalloc.start()
+    try:
+        function()
+    finally:
+        _current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return peak
+
+
+# --- what unpacking costs is bounded by what is really unpacked ---------------------------
+
+
+def test_a_zip_whose_sheet_under_declares_its_size_is_refused_in_bounded_memory(settings):
+    settings.PLATEAU_IMPORT_MAX_UNPACKED_BYTES = MEGABYTE
+    data = bomb_bundle(32 * MEGABYTE)
+    assert len(data) < 64 * 1024
+    assert sum(i.file_size for i in zipfile.ZipFile(io.BytesIO(data)).infolist()) < 1024
+
+    def read():
+        with pytest.raises(ImportFileError, match="Une fois décompressé"):
+            ZIPFormat().create_dataset(data)
+
+    assert peak_memory_of(read) < 2 * MEGABYTE
+
+
+def test_a_workbook_with_an_under_declared_member_is_refused_before_openpyxl(
+        settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_UNPACKED_BYTES = MEGABYTE
+    book = io.BytesIO(workbook_bytes())
+    with zipfile.ZipFile(book, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/media/bombe.bin", b"\0" * (32 * MEGABYTE))
+    data = under_declared(book.getvalue(), "xl/media/bombe.bin", 10)
+    monkeypatch.setattr("openpyxl.load_workbook", pytest.fail)
+
+    def read():
+        with pytest.raises(ImportFileError, match="Une fois décompressé"):
+            XLSXFormat().create_dataset(data)
+
+    assert peak_memory_of(read) < 2 * MEGABYTE
+
+
+def test_a_member_whose_real_size_differs_from_its_header_is_named():
+    data = under_declared(zip_of({"questions.csv": SHEET}), "questions.csv", 10)
+
+    message = refusal(ZIPFormat(), data)
+
+    assert "« questions.csv »" in message
+    assert f"taille annoncée 10 octets, taille réelle {len(SHEET)} octets" in message
+
+
+def test_a_member_with_a_bad_crc_is_refused():
+    data = zip_of({"questions.csv": SHEET})
+    data = forged(data, "questions.csv", crc=info_of(data, "questions.csv").CRC ^ 1)
+
+    assert "somme de contrôle (CRC) incorrecte" in refusal(ZIPFormat(), data)
+
+
+def test_an_encrypted_member_is_refused():
+    data = forged(zip_of({"questions.csv": SHEET}), "questions.csv", flags=0x1)
+
+    assert "fichier chiffré" in refusal(ZIPFormat(), data)
+
+
+@pytest.mark.parametrize("method", [9, 12, 14], ids=["deflate64", "bzip2", "lzma"])
+def test_a_member_in_a_compression_we_cannot_bound_is_refused(method):
+    data = forged(zip_of({"questions.csv": SHEET}), "questions.csv", method=method)
+
+    assert f"compression n°{method} non prise en charge" in refusal(ZIPFormat(), data)
+
+
+def test_a_truncated_archive_is_refused():
+    data = zip_of({"questions.csv": SHEET * 50})
+
+    assert "tronqué" in refusal(ZIPFormat(), data[: len(data) // 2])
+
+
+def test_a_member_whose_compressed_data_is_garbage_is_refused():
+    data = zip_of({"questions.csv": SHEET * 50})
+    info = info_of(data, "questions.csv")
+    start = info.header_offset + 30 + len("questions.csv")
+    data = data[:start] + b"\xff" * 64 + data[start + 64:]
+
+    assert "données compressées illisibles" in refusal(ZIPFormat(), data)
+
+
+def test_a_sound_bundle_still_imports():
+    dataset = ZIPFormat().create_dataset(zip_of({"questions.csv": SHEET}))
+
+    assert dataset.headers == ["ref", "genre", "texte"]
+    assert len(dataset) == 1
+
+
+def test_a_sound_stored_bundle_still_imports():
+    data = zip_of({"questions.csv": SHEET}, compression=zipfile.ZIP_STORED)
+
+    assert len(ZIPFormat().create_dataset(data)) == 1
+
+
+# --- wide headers are refused before any per-column work ----------------------------------
+
+
+def test_a_csv_with_100_000_columns_is_refused_before_its_headers_are_read(monkeypatch):
+    calls = []
+    monkeypatch.setattr(formats, "normalise_header", lambda h: calls.append(h) or str(h))
+    data = (";".join(f"c{n}" for n in range(100_000)) + "\r\n").encode()
+
+    message = refusal(CSVFormat(), data)
+
+    assert message == "Le fichier a 100000 colonnes ; le maximum est 200."
+    assert calls == []
+
+
+def test_a_json_with_100_000_keys_is_refused_at_the_first_key_past_the_cap(monkeypatch):
+    monkeypatch.setattr(formats, "build_dataset", pytest.fail)
+    data = json.dumps([{f"k{n}": n for n in range(100_000)}]).encode()
+
+    assert refusal(JSONFormat(), data) == "Le fichier a 201 colonnes ; le maximum est 200."
+
+
+def test_repeated_columns_are_named_once_each():
+    headers = [f"c{n}" for n in range(150)] + ["c3", "c7"]
+    data = (";".join(headers) + "\r\n" + ";".join("x" * len(headers)) + "\r\n").encode()
+
+    assert refusal(CSVFormat(), data) == "Colonne en double : c3, c7."
+
+
+def test_a_workbook_whose_dimension_claims_16_384_columns_is_read_at_its_real_width():
+    with zipfile.ZipFile(io.BytesIO(workbook_bytes())) as archive:
+        members = {i.filename: archive.read(i) for i in archive.infolist()}
+    sheet = members["xl/worksheets/sheet1.xml"].decode()
+    assert '<dimension ref="A1:C2" />' in sheet
+    members["xl/worksheets/sheet1.xml"] = sheet.replace(
+        '<dimension ref="A1:C2" />', '<dimension ref="A1:XFD1048576" />').encode()
+
+    dataset = XLSXFormat().create_dataset(zip_of(members))
+
+    assert dataset.headers == ["ref", "genre", "texte"]
+    assert len(dataset) == 1
+
+
+def test_a_workbook_with_a_header_past_the_column_cap_is_refused():
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.append(["ref"] + [None] * 300 + ["trop loin"])
+    out = io.BytesIO()
+    book.save(out)
+
+    assert "le maximum est 200" in refusal(XLSXFormat(), out.getvalue())
+
+
+# --- deep JSON ----------------------------------------------------------------------------
+
+
+def test_json_nested_deeper_than_python_can_parse_is_refused():
+    data = b"[" * 100_000 + b"]" * 100_000
+
+    assert refusal(JSONFormat(), data).startswith("JSON trop imbriqué")
+
+
+def test_json_nested_deeper_than_the_cap_is_refused_before_any_use():
+    question = "x"
+    for _ in range(formats.MAX_JSON_DEPTH):
+        question = [question]
+    data = json.dumps({"quizz": {"fr": {"débutant": [{"question": question}]}}}).encode()
+
+    assert refusal(OpenQuizzDBFormat(), data).startswith("JSON trop imbriqué")
+
+
+def test_json_depth_is_measured_without_recursion():
+    value = []
+    for _ in range(10_000):
+        value = [value]
+
+    assert formats.json_depth(value) == formats.MAX_JSON_DEPTH + 1
+
+
+# --- the command and the admin say it in French, never with a traceback -------------------
+
+
+def hostile_files():
+    sound = zip_of({"questions.csv": SHEET})
+    crc = info_of(sound, "questions.csv").CRC
+    return {
+        "bad-crc.zip": forged(sound, "questions.csv", crc=crc ^ 1),
+        "forged-size.zip": under_declared(sound, "questions.csv", 10),
+        "encrypted.zip": forged(sound, "questions.csv", flags=0x1),
+        "deflate64.zip": forged(sound, "questions.csv", method=9),
+        "truncated.zip": sound[: len(sound) // 2],
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+        "wide.csv": (";".join(f"c{n}" for n in range(100_000)) + "\r\n").encode(),
+    }
+
+
+@pytest.mark.parametrize("name", list(hostile_files()))
+def test_the_import_command_refuses_a_hostile_file_with_a_command_error(db, tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(hostile_files()[name])
+
+    with pytest.raises(CommandError) as error:
+        call_command("import", "questions", str(path), "--no-input",
+                     stdout=io.StringIO(), stderr=io.StringIO())
+
+    assert str(error.value).startswith(f"{path} : ")
+
+
+ZIP_FORMAT, JSON_FORMAT, CSV_FORMAT = "3", "2", "0"
+
+
+@pytest.mark.parametrize("name", list(hostile_files()))
+def test_the_admin_refuses_a_hostile_file_on_the_form(editor_client, name):
+    file_format = {"zip": ZIP_FORMAT, "json": JSON_FORMAT, "csv": CSV_FORMAT}[
+        name.rsplit(".", 1)[1]]
+
+    response = editor_client.post(reverse("admin:cms_question_import"), {
+        "format": file_format, "resource": "0", "kind": "",
+        "import_file": SimpleUploadedFile(name, hostile_files()[name]),
+    })
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors["import_file"]
+    assert errors and "Erreur" not in errors[0] and "Error" not in errors[0], errors
