@@ -161,13 +161,17 @@ def print_page(site, request, game):
 
 
 def print_preview(site, request, game):
-    """Return the first sheet as a PNG, or why it cannot be printed as JSON."""
+    """Return the first sheet as a PNG, or as JSON why it cannot be printed.
+
+    The sheet's cards and questions go through the download's checks: one the download
+    would refuse is answered with its problems, not with its picture. Rules about the whole
+    game (the ladder) need all of it: only the download checks them.
+    """
     check_may_print(request)
     form = print_form(request, game, defaults=True)
     if not form.is_valid():
         return JsonResponse({"errors": form_errors(form), "problems": []}, status=400)
     try:
-        # Only the first sheet is drawn and checked: the download checks everything.
         pdf = render_pdf(game.slug, form.chosen_products, form.options,
                          include_drafts=form.wants_drafts, preview=True)
     except PrintRefused as refusal:

@@ -279,12 +279,14 @@ def fit_problems(game_slug: str, deck: Deck, selected: Iterable[Selected],
 
 
 def check(game_slug: str, products: list[Product], content: GameContent | None,
-          chosen: dict[str, list[Selected]], options: PrintOptions) -> list[Problem]:
+          chosen: dict[str, list[Selected]], options: PrintOptions, *,
+          whole_game: bool = True) -> list[Problem]:
     """Return the errors that stop this print before a page is drawn.
 
     The content's own errors, and the text of forms and pages that does not fit. Whether
     each item's text fits is found while drawing it (see `render`): measuring first would
-    fit every text twice.
+    fit every text twice. `whole_game=False` says the content is only part of the game:
+    the rules about the whole game (the ladder) cannot judge it, and are left out.
     """
     problems: list[Problem] = []
     if content is not None:
@@ -294,7 +296,8 @@ def check(game_slug: str, products: list[Product], content: GameContent | None,
         report = check_game(content, advisory=False)
         for problem in report.errors:
             target = problem.target
-            if target is None or (type(target), target.pk) in printed:
+            if (target is None and whole_game) or (
+                    target is not None and (type(target), target.pk) in printed):
                 problems.append(problem)
         # A card's questions answer for the card: their errors stop it too.
         for card in content.cards:
@@ -668,13 +671,16 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     """Print the game's products into `out` (a path or binary file), or raise PrintRefused.
 
     `preview` prints only the first sheet of the first product that has one, and checks
-    only what that sheet shows: the admin's live preview stays fast on a large library.
+    only what that sheet shows (with the download's rules, but without the whole game's
+    when it loads only that sheet's content): the admin's live preview stays fast on a
+    large library.
     Raises SheetError when a product cannot be laid out with these options.
     """
     game = GAMES[game_slug]
     products = products_for(game_slug, product_slugs, options)
     refs = list(refs) if refs is not None else None
-    if preview and products[0].kind:
+    partial = preview and bool(products[0].kind)
+    if partial:
         products = products[:1]
         per_page = (options.sheet_for(products[0]).per_page
                     if isinstance(products[0], Deck) else None)
@@ -692,9 +698,10 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
             options.sheet_for(product)  # every sheet can be laid out, before any is drawn
     if preview:
         products = [p for p in products if chosen[p.slug] or isinstance(p, Sheets)][:1]
-        problems = []
-    else:
-        problems = check(game_slug, products, content, chosen, options)
+        chosen = {p.slug: chosen[p.slug] for p in products}
+    # The preview runs the download's checks on what its sheet shows: it does not show
+    # a card or question the download would refuse.
+    problems = check(game_slug, products, content, chosen, options, whole_game=not partial)
     if problems:
         raise PrintRefused(problems)
     items = sum(len(chosen[p.slug]) for p in products if isinstance(p, Deck))

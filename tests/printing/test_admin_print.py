@@ -260,6 +260,73 @@ def test_the_preview_of_a_refused_print_lists_the_question_to_fix(editor_client,
     assert problems[0]["message"]
 
 
+def preview_of_titles(client):
+    return client.get(preview_url("douze-coups"), {**QUESTIONS, "products": "titres"})
+
+
+def test_the_preview_of_a_card_with_an_error_lists_its_problems_instead_of_an_image(
+        editor_client, title_cards):
+    card = make_card("coup-de-maitre", status=Status.PUBLISHED, title="Carte trouée",
+                     difficulties=[1, 2, 3])
+
+    response = preview_of_titles(editor_client)
+
+    assert response.status_code == 422
+    assert response["Content-Type"] == "application/json"
+    answer = response.json()
+    assert answer["errors"] == []
+    assert answer["problems"]
+    card_url = reverse("admin:cms_card_change", args=[card.pk])
+    assert {row["url"] for row in answer["problems"]} == {card_url}
+    assert {row["target"] for row in answer["problems"]} == {str(card)}
+
+
+def test_the_preview_refuses_with_the_problems_the_download_refuses_with(editor_client,
+                                                                         title_cards):
+    make_card("coup-de-maitre", status=Status.PUBLISHED, title="Carte trouée",
+              difficulties=[1, 2, 3])
+
+    preview = preview_of_titles(editor_client).json()["problems"]
+    refusal = download(editor_client, "douze-coups", products="titres").context["problems"]
+
+    assert preview == refusal
+
+
+def test_the_preview_of_clean_cards_is_an_image(editor_client, title_cards):
+    make_card("coup-de-maitre", status=Status.PUBLISHED, title="Les volcans")
+
+    response = preview_of_titles(editor_client)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/png"
+
+
+def test_the_preview_checks_the_questions_on_its_cards(editor_client, title_cards):
+    card = make_card("coup-de-maitre", status=Status.PUBLISHED, title="Les volcans")
+    question = card.questions.first()
+    Question.objects.filter(pk=question.pk).update(step=3)  # a step off the ladder
+
+    response = preview_of_titles(editor_client)
+
+    assert response.status_code == 422
+    urls = {row["url"] for row in response.json()["problems"]}
+    assert reverse("admin:cms_question_change", args=[question.pk]) in urls
+
+
+def test_a_refused_download_marks_its_reasons_for_the_preview_to_keep(editor_client,
+                                                                      title_cards):
+    make_card("coup-de-maitre", status=Status.PUBLISHED, title="Carte trouée",
+              difficulties=[1, 2, 3])
+
+    page = download(editor_client, "douze-coups", products="titres").content.decode()
+
+    assert "data-download-refused" in page
+
+
+def test_a_page_without_a_download_has_no_refusal_to_keep(editor_client, millionnaire):
+    assert "data-download-refused" not in editor_client.get(print_url()).content.decode()
+
+
 def test_it_says_so_when_nothing_is_published(editor_client):
     response = download(editor_client)
 

@@ -33,6 +33,14 @@
     box.append(note, list);
   }
 
+  // The same options, whatever their order and encoding in each address.
+  function sameOptions(one, other) {
+    const [a, b] = [new URLSearchParams(one), new URLSearchParams(other)];
+    a.sort();
+    b.sort();
+    return a.toString() === b.toString();
+  }
+
   function setUp() {
     const form = document.getElementById("plateau-print-form");
     const image = document.getElementById("plateau-print-preview");
@@ -41,26 +49,60 @@
     const figure = image.closest("figure");
     let timer = null;
 
-    function refresh() {
-      const query = new URLSearchParams(new FormData(form)).toString();
-      figure.classList.add("plateau-print-busy");
-      image.src = form.dataset.previewBase + "?" + query;
+    function formQuery() {
+      return new URLSearchParams(new FormData(form)).toString();
     }
 
-    image.addEventListener("load", function () {
+    // The options a download was refused for. Its reasons are the whole truth for them (the
+    // preview checks one sheet): they stay on screen until a preview of other options
+    // answers, clean or with problems of its own.
+    let refusedFor = "downloadRefused" in box.dataset ? formQuery() : null;
+
+    function refusalStands(src) {
+      return refusedFor !== null && sameOptions(new URL(src, location.href).search, refusedFor);
+    }
+
+    function refresh() {
+      figure.classList.add("plateau-print-busy");
+      image.src = form.dataset.previewBase + "?" + formQuery();
+    }
+
+    function shown() {
       figure.classList.remove("plateau-print-busy");
       image.hidden = false;
+      if (refusalStands(image.src)) return;
+      refusedFor = null;
       box.replaceChildren();
-    });
+    }
+
     // An image that does not load is a JSON answer saying why: ask again to read it.
-    image.addEventListener("error", function () {
+    function refused() {
       const failed = image.src;
       fetch(failed, {credentials: "same-origin"})
         .then((response) => response.json())
-        .then((answer) => { if (image.src === failed) showProblems(box, answer); })
-        .catch(() => showProblems(box, {}))
-        .finally(() => { figure.classList.remove("plateau-print-busy"); image.hidden = true; });
-    });
+        .then((answer) => {
+          if (image.src !== failed || refusalStands(failed)) return;
+          refusedFor = null;
+          showProblems(box, answer);
+        })
+        .catch(() => {
+          if (image.src !== failed || refusalStands(failed)) return;
+          refusedFor = null;
+          showProblems(box, {});
+        })
+        .finally(() => {
+          if (image.src !== failed) return;
+          figure.classList.remove("plateau-print-busy");
+          image.hidden = true;
+        });
+    }
+
+    image.addEventListener("load", shown);
+    image.addEventListener("error", refused);
+    // The first preview may have answered before this script ran.
+    if (image.getAttribute("src") && image.complete) {
+      if (image.naturalWidth > 0) shown(); else refused();
+    }
     form.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(refresh, DELAY);
