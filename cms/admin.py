@@ -37,6 +37,7 @@ from .validation import (
     check_calibration,
     judged_by_play,
 )
+from .validators import WholeNumberField
 
 # --- filters ------------------------------------------------------------------------------
 
@@ -256,7 +257,9 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
     form = ContentForm
     change_form_template = "admin/cms/content_change_form.html"
     change_list_template = "admin/cms/change_list.html"
-    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3})}}
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3})},
+                           # difficulty, step: the digits 0 to 9 only, not ３ or +3
+                           models.IntegerField: {"form_class": WholeNumberField}}
     actions = ["send_to_review", "publish", "back_to_draft", "withdraw", "print_selection"]
     list_per_page = 50
     save_on_top = True

@@ -105,19 +105,19 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
     max_pixels = settings.PLATEAU_IMAGE_MAX_PIXELS
     if len(content) > max_bytes:
         from .validators import megabytes  # validators imports this module
-        raise _refused(_("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+        raise _refused(_("L’image pèse %(size)s Mo ; le maximum est %(max)s Mo."),
                        "image_too_heavy", size=megabytes(len(content)), max=megabytes(max_bytes))
     try:
         with Image.open(io.BytesIO(content)) as image:
             image_format = image.format
             if image_format not in ENCODINGS:
                 raise _refused(
-                    _("Format d’image « %(format)s » refusé : JPEG, PNG ou WebP seulement."),
+                    _("Format d’image « %(format)s » refusé : JPEG, PNG ou WebP seulement."),
                     "image_format", format=image_format)
             width, height = image.size
             if width * height > max_pixels:
                 raise _refused(
-                    _("L’image fait %(w)s × %(h)s pixels ; le maximum est %(max)s millions "
+                    _("L’image fait %(w)s × %(h)s pixels ; le maximum est %(max)s millions "
                       "de pixels."),
                     "image_too_large", w=width, h=height, max=round(max_pixels / 1_000_000, 1))
             image.verify()
@@ -131,11 +131,11 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
         raise _refused(_("L’image a beaucoup trop de pixels pour être ouverte sans risque."),
                        "image_too_large") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error):
-        raise _refused(_("Ce fichier n’est pas une image lisible (JPEG, PNG ou WebP) : il est "
+        raise _refused(_("Ce fichier n’est pas une image lisible (JPEG, PNG ou WebP) : il est "
                          "peut-être tronqué ou abîmé."), "image_invalid") from None
     if MARKUP.search(content) or _trailer(content, image_format).startswith(ARCHIVES):
         raise _refused(_("Ce fichier contient autre chose qu’une image (une page web ou un "
-                         "document caché dedans) : enregistrez l’image à nouveau depuis un "
+                         "document caché dedans) : enregistrez l’image à nouveau depuis un "
                          "logiciel de dessin."), "image_polyglot")
     # A new image from the decoded pixels alone: no EXIF, comment, profile or text chunk.
     fresh = Image.frombytes(upright.mode, upright.size, upright.tobytes())
@@ -178,5 +178,5 @@ def import_image(content: bytes, path: str) -> CleanImage:
     try:
         return clean_image(content, path=path)
     except ValidationError as refusal:
-        raise ImportFileError(_("Image « %(path)s » : %(reason)s") % {
+        raise ImportFileError(_("Image « %(path)s » : %(reason)s") % {
             "path": path, "reason": " ".join(refusal.messages)}) from None

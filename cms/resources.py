@@ -26,6 +26,7 @@ from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .images import CleanImage
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .validation import new_errors, validate_game
+from .validators import WHOLE_NUMBER, whole_number
 
 MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())
 PROPOSITION_COLUMNS = [f"proposition_{n}" for n in range(1, MAX_PROPOSITIONS + 1)]
@@ -70,26 +71,26 @@ class TextWidget(widgets.Widget):
 
 
 class NumberWidget(widgets.Widget):
-    """A whole number within bounds; `label` names it in errors."""
+    """A whole number within bounds, in the digits 0 to 9; `hint` says what is expected."""
 
     def __init__(self, *, low: int, high: int, hint: str, required: bool):
         super().__init__()
         self.low, self.high, self.hint, self.required = low, high, hint, required
 
     def clean(self, value, row=None, **kwargs):
-        text = "" if value is None else str(value).strip()
-        if not text:
+        if value is None or (isinstance(value, str) and not value.strip()):
             if self.required:
                 raise ValueError(_("Obligatoire : %(hint)s.") % {"hint": self.hint})
             return None
         try:
-            number = float(text.replace(",", "."))
-        except ValueError:
-            raise ValueError(_("« %(value)s » n’est pas un nombre : %(hint)s.") % {
-                "value": text, "hint": self.hint}) from None
-        if not number.is_integer() or not self.low <= number <= self.high:
-            raise ValueError(_("« %(value)s » : %(hint)s.") % {"value": text, "hint": self.hint})
-        return int(number)
+            number = whole_number(value, field="")
+        except ValidationError as refusal:  # the column names the field
+            raise ValueError(_("« %(value)s » n’est pas un nombre écrit avec les chiffres 0 à "
+                               "9 : %(hint)s.") % {"value": refusal.params["value"],
+                                                   "hint": self.hint}) from None
+        if not self.low <= number <= self.high:
+            raise ValueError(_("« %(value)s » : %(hint)s.") % {"value": value, "hint": self.hint})
+        return number
 
     def render(self, value, obj=None, **kwargs):
         return "" if value is None else value
@@ -146,7 +147,7 @@ class NumbersWidget(TextWidget):
         text = super().clean(value).replace(",", " ").replace(";", " ")
         numbers = []
         for word in text.split():
-            if not word.isdigit() or not 1 <= int(word) <= MAX_PROPOSITIONS:
+            if not WHOLE_NUMBER.fullmatch(word) or not 1 <= int(word) <= MAX_PROPOSITIONS:
                 raise ValueError(_(
                     "« %(word)s » : numéros de propositions attendus, de 1 à %(n)s, séparés "
                     "par des espaces."
@@ -569,6 +570,7 @@ class QuestionResource(ContentResource):
     theme = fields.Field(attribute="theme", column_name="theme", widget=TextWidget())
     step = fields.Field(attribute="step", column_name="palier",
                         widget=NumberWidget(low=1, high=15, required=False,
+
                                             hint=gettext_lazy("un palier de 1 à 15")))
     answer = fields.Field(attribute="answer", column_name="reponse", widget=TextWidget())
     variants = fields.Field(attribute="variants", column_name="variantes",
@@ -613,8 +615,8 @@ class QuestionResource(ContentResource):
             step = ""
             if spec is not None and spec[1].ladder:
                 try:
-                    level = int(str(difficulty).strip())
-                except ValueError:
+                    level = whole_number(difficulty, field="difficulte")
+                except ValidationError:
                     level = None  # the difficulty column reports it
                 fitting = [s.number for s in spec[0].ladder
                            if level is not None and s.difficulty_band[0] <= level

@@ -1,8 +1,12 @@
 """Field validators: rules about one value, run by every form, import and full_clean()."""
 
+import re
+
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.formats import number_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from .images import FORMAT_LABELS, clean_image, read_upload
@@ -25,7 +29,7 @@ def validate_question_image(file) -> None:
         size = file.size
     except OSError:  # a stored name whose file is gone
         raise ValidationError(
-            _("Le fichier image « %(name)s » est introuvable."),
+            _("Le fichier image « %(name)s » est introuvable."),
             code="image_invalid", params={"name": getattr(file, "name", "")},
         ) from None
     if size is not None and size > max_bytes:
@@ -35,3 +39,33 @@ def validate_question_image(file) -> None:
             params={"size": megabytes(size), "max": megabytes(max_bytes)},
         )
     clean_image(read_upload(file), path=getattr(file, "name", "") or "")
+
+
+# Only the digits 0 to 9: not ３ or ٣ (which int() reads), not 1e0, 3.0 or +3. Spaces around
+# are harmless and dropped.
+WHOLE_NUMBER = re.compile(r"[0-9]+")
+
+
+def whole_number(value, *, field) -> int:
+    """Return a whole number written with the digits 0 to 9, or refuse it naming the field."""
+    if isinstance(value, int) and not isinstance(value, bool):  # a spreadsheet's number cell
+        return value
+    text = str(value).strip(" \t")
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise ValidationError(
+            _("%(field)s : « %(value)s » n’est pas un nombre entier écrit avec les chiffres "
+              "0 à 9."),
+            code="number_not_plain_digits", params={"field": capfirst(field), "value": text},
+        )
+    return int(text)
+
+
+class WholeNumberField(forms.IntegerField):
+    """A form's whole number: digits 0 to 9 only, whatever int() would make of the rest."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, str):
+            value = whole_number(value, field=self.label or "")
+        return super().to_python(value)
