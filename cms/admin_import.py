@@ -1,20 +1,35 @@
 """The admin's Import and Export buttons: django-import-export with our formats and rules."""
 
+import logging
+
 import reversion
 from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_POST
 from import_export.admin import ImportExportMixin
 from import_export.forms import ConfirmImportForm, ImportForm
 
 from .formats import EXPORT_FORMATS, IMPORT_FORMATS, ImportFileError
 from .games import GAMES
-from .importing import keep_in_revision
+from .importing import (
+    UPLOAD_MAX_AGE_SECONDS,
+    claim_upload,
+    discard_upload,
+    held_upload_path,
+    hold_upload,
+    keep_in_revision,
+)
 from .validators import megabytes
+
+logger = logging.getLogger(__name__)
 
 
 def kind_choices(*, cards_only: bool):
@@ -49,6 +64,9 @@ class PlateauImportForm(ImportForm):
 
 
 class PlateauConfirmImportForm(ConfirmImportForm):
+    # A signed record of the preview (user, held upload, format, resource, kind), never a
+    # path: the confirmation imports what was previewed, for whoever previewed it.
+    import_file_name = forms.CharField(widget=forms.HiddenInput())
     kind = forms.CharField(widget=forms.HiddenInput(), required=False)
     # The version of every object the file names, as the preview found them (signed).
     tokens = forms.CharField(widget=forms.HiddenInput(), required=False)
@@ -65,6 +83,17 @@ class PlateauConfirmImportForm(ConfirmImportForm):
 
 
 TOKENS_SALT = "plateau.import.tokens"
+UPLOAD_SALT = "plateau.import.upload"
+
+
+class HeldUpload:
+    """An upload held between preview and confirmation, as the library's tmp storage."""
+
+    def __init__(self, upload_id: str):
+        self.name = upload_id
+
+    def read(self) -> bytes:
+        return held_upload_path(self.name).read_bytes()
 
 
 class PlateauImportExportMixin(ImportExportMixin):
@@ -93,7 +122,67 @@ class PlateauImportExportMixin(ImportExportMixin):
             initial["kind"] = import_form.cleaned_data.get("kind", "")
         initial["tokens"] = signing.dumps(getattr(request, "plateau_import_tokens", {}),
                                           salt=TOKENS_SALT, compress=True)
+        if import_form is not None:
+            initial["import_file_name"] = signing.dumps({
+                "user": request.user.pk, "upload": initial["import_file_name"],
+                "name": initial["original_file_name"], "format": initial["format"],
+                "resource": initial.get("resource", ""), "kind": initial["kind"],
+            }, salt=UPLOAD_SALT)
         return initial
+
+    def write_to_tmp_storage(self, import_file, input_format):
+        return HeldUpload(hold_upload(import_file.chunks()))
+
+    def import_action(self, request, **kwargs):
+        response = super().import_action(request, **kwargs)
+        context = getattr(response, "context_data", None) or {}
+        # The library marks the upload object with the held id, even when the form then
+        # drops the file from its cleaned data for an error.
+        upload = request.FILES.get("import_file")
+        upload_id = getattr(upload, "tmp_storage_name", None)
+        if upload_id and "confirm_form" not in context:
+            discard_upload(upload_id)  # refused: no confirmation will come for it
+        return response
+
+    @method_decorator(require_POST)
+    def process_import(self, request, **kwargs):
+        if not self.has_import_permission(request):
+            raise PermissionDenied
+        confirm_form = self.create_confirm_form(request)
+        if not confirm_form.is_valid():
+            return super().process_import(request, **kwargs)  # shows the form's errors
+        try:
+            held = signing.loads(confirm_form.cleaned_data["import_file_name"],
+                                 salt=UPLOAD_SALT, max_age=UPLOAD_MAX_AGE_SECONDS)
+        except signing.SignatureExpired:
+            return self.import_refused(request, _(
+                "Aperçu expiré : renvoyez le fichier pour l’importer."))
+        except signing.BadSignature:
+            held = None
+        if not isinstance(held, dict) or held.get("user") != request.user.pk:
+            return self.import_refused(request, _(
+                "Confirmation refusée : le formulaire a été modifié. Renvoyez le fichier."))
+        data = claim_upload(held["upload"])
+        if data is None:
+            return self.import_refused(request, _(
+                "Fichier « %(name)s » déjà importé : cette confirmation n’a rien refait."
+            ) % {"name": held["name"]})
+        confirm_form.cleaned_data.update(
+            format=held["format"], original_file_name=held["name"],
+            resource=held["resource"], kind=held["kind"])
+        input_format = self.get_import_formats()[int(held["format"])](
+            encoding=self.from_encoding)
+        try:
+            dataset = input_format.create_dataset(data)
+        except ImportFileError as error:
+            return self.import_refused(request, str(error))
+        result = self.process_dataset(dataset, confirm_form, request, **kwargs)
+        return self.process_result(result, request)
+
+    def import_refused(self, request, message: str):
+        messages.error(request, message)
+        opts = self.model._meta
+        return redirect(f"admin:{opts.app_label}_{opts.model_name}_import")
 
     def get_import_resource_kwargs(self, request, **kwargs):
         form = kwargs.get("form")
@@ -115,7 +204,9 @@ class PlateauImportExportMixin(ImportExportMixin):
         if isinstance(e, ImportFileError):
             form.add_error("import_file", str(e))
         else:
-            super().add_data_read_fail_error_to_form(form, e)
+            logger.warning("Unreadable import file", exc_info=e)
+            form.add_error("import_file", _(
+                "Fichier illisible dans ce format : vérifiez le format choisi."))
 
     def process_dataset(self, dataset, form, request, **kwargs):
         name = kwargs.get("file_name") or form.cleaned_data.get("original_file_name", "")

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
+import secrets
+import tempfile
+import time
 from pathlib import Path
 
 import reversion
@@ -81,3 +86,66 @@ def summary(result) -> str:
     totals = result.totals
     return (f"{totals['new']} ajouté(s), {totals['update']} modifié(s), "
             f"{totals['skip']} inchangé(s)")
+
+
+# --- uploads waiting for their confirmation -----------------------------------------------
+
+# How long a preview may wait for its confirmation; older uploads are deleted.
+UPLOAD_MAX_AGE_SECONDS = 6 * 3600
+UPLOAD_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def upload_folder() -> Path:
+    """Return the folder that holds uploads between their preview and their confirmation."""
+    folder = Path(tempfile.gettempdir()) / "plateau-import"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def hold_upload(chunks) -> str:
+    """Write an upload to the import folder under a new random id; return the id."""
+    remove_stale_uploads()
+    upload_id = secrets.token_hex(16)
+    with open(upload_folder() / upload_id, "xb") as held:
+        for chunk in chunks:
+            held.write(chunk)
+    return upload_id
+
+
+def held_upload_path(upload_id: str) -> Path:
+    if not UPLOAD_ID.fullmatch(upload_id or ""):
+        raise ValueError(upload_id)
+    return upload_folder() / upload_id
+
+
+def claim_upload(upload_id: str) -> bytes | None:
+    """Take a held upload for its confirmation, once: return its bytes, or None if it was
+    already claimed (a replay, a double click) or has expired."""
+    remove_stale_uploads()
+    held = held_upload_path(upload_id)
+    claimed = held.with_name(f"{upload_id}.claimed")
+    try:
+        # A rename is atomic: of two confirmations sent at once, one alone gets the file.
+        os.rename(held, claimed)
+    except FileNotFoundError:
+        return None
+    try:
+        return claimed.read_bytes()
+    finally:
+        claimed.unlink(missing_ok=True)
+
+
+def discard_upload(upload_id: str) -> None:
+    """Delete a held upload that will not be confirmed (a refused file)."""
+    held_upload_path(upload_id).unlink(missing_ok=True)
+
+
+def remove_stale_uploads(*, now: float | None = None) -> None:
+    """Delete the uploads held longer than a preview may wait."""
+    oldest = (time.time() if now is None else now) - UPLOAD_MAX_AGE_SECONDS
+    for held in upload_folder().iterdir():
+        try:
+            if held.stat().st_mtime < oldest:
+                held.unlink()
+        except FileNotFoundError:  # another request removed it first
+            pass

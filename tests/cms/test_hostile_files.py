@@ -8,6 +8,7 @@ without any step that grows faster than the file.
 import io
 import json
 import struct
+import tempfile
 import tracemalloc
 import zipfile
 import zlib
@@ -30,6 +31,12 @@ from cms.formats import (
 
 MEGABYTE = 1024 * 1024
 SHEET = b"ref;genre;texte\r\nq-1;echelle;Quelle est la capitale de la France ?\r\n"
+
+
+@pytest.fixture(autouse=True)
+def _held_uploads_in_tmp(monkeypatch, tmp_path):
+    """Uploads waiting for confirmation go to this test's folder, not the machine's."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 # --- forging archives ---------------------------------------------------------------------

@@ -10,6 +10,7 @@ import io
 import json
 import re
 import shutil
+import tempfile
 from html.parser import HTMLParser
 from io import StringIO
 
@@ -33,6 +34,12 @@ QUESTIONS = "0"
 LADDER_HEADERS = ["ref", "genre", "texte", "difficulte", "palier", "proposition_1",
                   "proposition_2", "proposition_3", "proposition_4", "bonnes", "statut"]
 CARD_HEADERS = ["ref", "genre", "titre", "couleur", "paire", "questions", "statut"]
+
+
+@pytest.fixture(autouse=True)
+def _held_uploads_in_tmp(monkeypatch, tmp_path):
+    """Uploads waiting for confirmation go to this test's folder, not the machine's."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def url(model: str, action: str) -> str:
