@@ -370,6 +370,14 @@ def _check_archive(data: bytes, message: str) -> zipfile.ZipFile:
     size and CRC must match its headers. Readers that trust the headers afterwards (zipfile,
     openpyxl) are then bounded too.
     """
+    # zipfile keeps an object per member: count them first (an upper bound, each central
+    # directory entry starts with this signature) rather than let a small file hold millions.
+    max_members = settings.PLATEAU_IMPORT_MAX_ROWS + 100  # a bundle: a sheet, an image a row
+    members = data.count(b"PK\x01\x02")
+    if members > max_members:
+        raise ImportFileError(_(
+            "L’archive contient plus de %(max)s fichiers ; elle en annonce %(n)s."
+        ) % {"max": max_members, "n": members})
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()

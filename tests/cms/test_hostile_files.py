@@ -190,6 +190,15 @@ def test_a_member_whose_compressed_data_is_garbage_is_refused():
     assert "données compressées illisibles" in refusal(ZIPFormat(), data)
 
 
+def test_an_archive_of_too_many_members_is_refused_before_it_is_opened(settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_ROWS = 10
+    data = zip_of({f"vide-{n}.txt": b"" for n in range(200)})
+    monkeypatch.setattr(zipfile, "ZipFile", pytest.fail)
+
+    assert refusal(ZIPFormat(), data) == (
+        "L’archive contient plus de 110 fichiers ; elle en annonce 200.")
+
+
 def test_a_sound_bundle_still_imports():
     dataset = ZIPFormat().create_dataset(zip_of({"questions.csv": SHEET}))
 
