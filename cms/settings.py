@@ -7,10 +7,13 @@ DEBUG=false and ALLOWED_HOSTS for a real deployment.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -44,6 +47,24 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in envstr(name, default).split(",") if item.strip()]
 
 
+def envsecret(name: str) -> str:
+    """Return NAME, or the stripped content of the file NAME_FILE names (Docker secrets)."""
+    value = envstr(name)
+    path = envstr(f"{name}_FILE")
+    if value and path:
+        raise ImproperlyConfigured(f"Set {name} or {name}_FILE, not both.")
+    if not path:
+        return value
+    try:
+        content = Path(path).read_text().strip()
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"{name}_FILE: cannot read {path}: {error.strerror}.") from None
+    if not content:
+        raise ImproperlyConfigured(f"{name}_FILE: {path} is empty.")
+    return content
+
+
 def sqlite_database(path: Path) -> dict:
     """Return a DATABASES entry for a SQLite file that several editors can use at once."""
     timeout = envint("SQLITE_BUSY_TIMEOUT", 20)
@@ -73,7 +94,7 @@ def sqlite_database(path: Path) -> dict:
 
 def envdatabase(name: str, default_sqlite: Path) -> dict:
     """Return a DATABASES entry from a sqlite:///path or postgres://user:pass@host/db URL."""
-    url = envstr(name)
+    url = envsecret(name)
     if not url:
         return sqlite_database(default_sqlite)
     parts = urlsplit(url)
@@ -109,7 +130,7 @@ DEBUG = envbool("DEBUG", True)
 
 
 def _secret_key() -> str:
-    key = envstr("SECRET_KEY")
+    key = envsecret("SECRET_KEY")
     if key:
         return key
     if not DEBUG:
@@ -140,6 +161,8 @@ INSTALLED_APPS = [
     "printing",
     "player",
     "django_htmx",
+    "axes",
+    "csp",
     "import_export",  # after cms, whose import and export commands extend the library's
 ]
 
@@ -153,6 +176,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a refused login into the lockout response.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out client before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "cms.urls"
@@ -217,6 +249,61 @@ IMPORT_EXPORT_SKIP_ADMIN_LOG = False
 
 LOGIN_URL = "admin:login"
 
+# Login throttling (django-axes): failed logins are counted by client IP in the database;
+# past the limit, that IP is refused, right password or not, until the cool-off ends.
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+_COOLOFF_MINUTES = envint("AXES_COOLOFF_MINUTES", 15)
+if AXES_FAILURE_LIMIT < 1 or _COOLOFF_MINUTES < 1:
+    raise ImproperlyConfigured("AXES_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be at least 1.")
+AXES_COOLOFF_TIME = timedelta(minutes=_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_COOLOFF_MESSAGE = _("Trop de tentatives de connexion depuis cette adresse : "
+                         "réessayez dans quelques minutes.")
+# Behind a reverse proxy every request comes from the proxy: name the header it sets and how
+# many proxies stand in front, or one client's mistakes lock everyone out. Left at
+# REMOTE_ADDR, a forged X-Forwarded-For cannot dodge the lock.
+AXES_IPWARE_META_PRECEDENCE_ORDER = envlist("AXES_IP_HEADERS", "REMOTE_ADDR")
+AXES_IPWARE_PROXY_COUNT = envint("AXES_PROXY_COUNT", 0) or None
+
+# Content-Security-Policy (django-csp): only this site's own scripts, styles and images run.
+# No 'unsafe-inline': a script or style written into a page needs the request's nonce.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        # django-import-export's export page has an inline handler and two style attributes,
+        # allowed by their hash alone: onchange="onSelectToggleChange(event)", "padding: 0;"
+        # and "font-weight: bold;".
+        "script-src": [SELF, NONCE, "'unsafe-hashes'",
+                       "'sha256-wid4zL8fR53ZYy1ljOepzR77Dn6vWUUxuNnnWWBP3I8='"],
+        "style-src": [SELF, NONCE, "'unsafe-hashes'",
+                      "'sha256-mHgUAqxc8GPXM/QhzkHrHujcrQTU9fd6ZjWz+icxKcA='",
+                      "'sha256-+YWRMZ88jMyO7jVlBA52tZADiPobPIUA8LAWee68Fvs='"],
+        # data: for the player's empty favicon and the admin's inline SVG icons.
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
+
+# HTTPS. In production Plateau expects to be reached over HTTPS only: HSTS for a year and a
+# redirect from http:// unless told otherwise. Preload is a promise to browsers' built-in
+# lists that is hard to take back, so it stays opt-in.
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+# Only behind a proxy that sets this header itself and strips it from clients' requests.
+_PROXY_SSL_HEADER = envstr("SECURE_PROXY_SSL_HEADER")
+if _PROXY_SSL_HEADER:
+    if not _PROXY_SSL_HEADER.startswith("HTTP_"):
+        raise ImproperlyConfigured(
+            "SECURE_PROXY_SSL_HEADER must name a request.META header such as "
+            f"HTTP_X_FORWARDED_PROTO, not {_PROXY_SSL_HEADER!r}.")
+    SECURE_PROXY_SSL_HEADER = (_PROXY_SSL_HEADER, "https")

@@ -3,6 +3,7 @@
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
+from django.test import Client, RequestFactory
 from django.utils import translation
 
 
@@ -11,6 +12,18 @@ def _member(username: str, group: str) -> User:
                                     is_staff=True)
     user.groups.add(Group.objects.get(name=group))
     return user
+
+
+class LoginRequestClient(Client):
+    """Django's test client, whose login() hands authenticate() a request, as django-axes needs."""
+
+    def login(self, **credentials):
+        return super().login(request=RequestFactory().post("/admin/login/"), **credentials)
+
+
+@pytest.fixture
+def client():
+    return LoginRequestClient()
 
 
 @pytest.fixture
