@@ -53,6 +53,20 @@ COLUMN_OF_PROBLEM = {
     "pair_not_mutual": "paire", "pair_mismatch": "paire", "pair_unexpected": "paire",
     "ladder_difficulty_down": "difficulte",
 }
+# Which column a text field of the model is read from, for a problem about one field.
+COLUMN_OF_FIELD = {"text": "texte", "theme": "theme", "answer": "reponse",
+                   "variants": "variantes", "anecdote": "anecdote", "source": "source",
+                   "title": "titre"}
+
+
+def column_of(problem) -> str:
+    """Return the column of a file a problem of cms.validation is about."""
+    args = dict(problem.params)
+    if args.get("field") == "proposition":
+        return f"proposition_{args['position']}"
+    if args.get("field") in COLUMN_OF_FIELD:
+        return COLUMN_OF_FIELD[args["field"]]
+    return COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS)
 
 
 # --- widgets: one column's text <-> one value, with errors in French ---------------------
@@ -473,7 +487,7 @@ class ContentResource(resources.ModelResource):
             for problem in services.snapshot_problems(live, data):
                 if problem.is_error:
                     self.add_row_error(result, invalid, number,
-                                       COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS),
+                                       column_of(problem),
                                        str(problem.message))
             items.append((live, data))
         if not result.has_validation_errors():
@@ -508,7 +522,7 @@ class ContentResource(resources.ModelResource):
             # An error the content had already, no worse, is not the file's.
             for problem in new_errors(report, self.errors_before[slug]):
                 number = row_of.get(problem.target_key)
-                column = COLUMN_OF_PROBLEM.get(problem.code, NON_FIELD_ERRORS)
+                column = column_of(problem)
                 message = str(problem.message)
                 if number is None and problem.step is not None:
                     number = next((n for obj, n in self.saved

@@ -34,7 +34,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from .games import GAMES, KINDS, content_games, kind_of
 from .games.spec import DIFFICULTY_MAX, ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
@@ -353,6 +353,92 @@ MESSAGES.update({
 })
 
 
+# --- text that cannot be printed as typed -------------------------------------------------
+
+# Invisible characters the printer would keep (a word that will not wrap, a search that
+# fails) and direction controls it cannot honour, by their French names.
+INVISIBLE_CHARACTERS = {
+    "\u200b": gettext_noop("espace sans chasse"),
+    "\u200c": gettext_noop("antiliant sans chasse"),
+    "\u200d": gettext_noop("liant sans chasse"),
+    "\u2060": gettext_noop("gluon de mots"),
+    "\ufeff": gettext_noop("indicateur d’ordre des octets"),
+    "\u200e": gettext_noop("marque gauche à droite"),
+    "\u200f": gettext_noop("marque droite à gauche"),
+    "\u061c": gettext_noop("marque de lettre arabe"),
+    "\u202a": gettext_noop("enchâssement gauche à droite"),
+    "\u202b": gettext_noop("enchâssement droite à gauche"),
+    "\u202c": gettext_noop("dépilement de formatage directionnel"),
+    "\u202d": gettext_noop("forçage gauche à droite"),
+    "\u202e": gettext_noop("forçage droite à gauche"),
+    "\u2066": gettext_noop("isolat gauche à droite"),
+    "\u2067": gettext_noop("isolat droite à gauche"),
+    "\u2068": gettext_noop("isolat de direction première"),
+    "\u2069": gettext_noop("dépilement d’isolat directionnel"),
+}
+# The printer lays text out left to right: a right-to-left script comes out reversed.
+RIGHT_TO_LEFT = {"R", "AL", "AN"}
+RIGHT_TO_LEFT_SCRIPTS = {"HEBREW": gettext_noop("lettre hébraïque"),
+                         "ARABIC": gettext_noop("caractère arabe")}
+QUESTION_TEXTS = ("text", "theme", "answer", "variants", "anecdote", "source")
+CARD_TEXTS = ("title",)
+
+
+def unprintable_character(text: str) -> str | None:
+    """Return the first character of text the printer cannot show as typed, if any."""
+    for char in text or "":
+        if char in INVISIBLE_CHARACTERS or unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
+            return char
+    return None
+
+
+def character_label(char: str) -> str:
+    """Return a character as the editor can find it: « U+200B (espace sans chasse) »."""
+    code = f"U+{ord(char):04X}"
+    if char in INVISIBLE_CHARACTERS:
+        return f"{code} ({_(INVISIBLE_CHARACTERS[char])})"
+    script = unicodedata.name(char, "").split(" ")[0]
+    name = _(RIGHT_TO_LEFT_SCRIPTS.get(script, gettext_noop("écriture de droite à gauche")))
+    return _("%(code)s (%(name)s « %(char)s »)") % {
+        "code": code, "name": name, "char": char}
+
+
+def check_printable_text(obj: Question | Card, *, propositions=None) -> list[Problem]:
+    """Return a problem for each text field of obj holding a character that cannot print."""
+    game = obj.game.slug
+    found: list[tuple[str, int, str]] = []
+    for name in QUESTION_TEXTS if isinstance(obj, Question) else CARD_TEXTS:
+        char = unprintable_character(getattr(obj, name, ""))
+        if char:
+            found.append((name, 0, char))
+    for number, row in enumerate(propositions or [], start=1):
+        char = unprintable_character(row.text)
+        if char:
+            found.append(("proposition", number, char))
+    return [Problem.of("unprintable_character", ERROR, obj, game,
+                       params={"field": name, "position": number,
+                               "char": f"U+{ord(char):04X}"})
+            for name, number, char in found]
+
+
+def _unprintable_character(p: Problem) -> str:
+    a = p.args
+    target = p.target
+    if a["field"] == "proposition":
+        where = _("proposition %(n)s") % {"n": a["position"]}
+    else:
+        where = str(type(target)._meta.get_field(a["field"]).verbose_name)
+    char = chr(int(a["char"][2:], 16))
+    sentence = (_("%(field)s : %(char)s ne s’imprime pas correctement ; retirez-le.")
+                if char in INVISIBLE_CHARACTERS else
+                _("%(field)s : %(char)s, une écriture de droite à gauche que l’impression "
+                  "ne sait pas mettre en page ; retirez-la."))
+    return sentence % {"field": where[:1].upper() + where[1:], "char": character_label(char)}
+
+
+MESSAGES["unprintable_character"] = _unprintable_character
+
+
 # --- one question -------------------------------------------------------------------------
 
 
@@ -399,6 +485,7 @@ def check_question(question: Question, *, propositions=None, placed=None) -> lis
         problem("step_unexpected")
     if kind.is_card and not placed:
         problem("question_unplaced", WARNING, kind=kind.slug)
+    problems.extend(check_printable_text(question, propositions=propositions))
     return problems
 
 
@@ -449,6 +536,7 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
         problems.extend(_check_pair(card))
     elif card.pair_id is not None:
         problem("pair_unexpected")
+    problems.extend(check_printable_text(card))
     return problems
 
 

@@ -1,12 +1,16 @@
 """Hostile text and numbers: what looks like a digit or prints wrong is refused, on every path."""
 
 import pytest
+from django.contrib.messages import constants as message_levels
 from django.core.exceptions import ValidationError
 
 from cms.formats import CSVFormat
-from cms.models import Question
+from cms.models import Question, Status
+from cms.validation import check_card, check_question
 from cms.validators import WholeNumberField, whole_number
-from tests.admin_forms import form_data
+from tests.admin_forms import form_data, save
+from tests.builders import make_card, make_question
+from tests.cms.test_admin import messages_of
 from tests.cms.test_import_files import (
     ECHELLE_HEADERS,
     csv_bytes,
@@ -101,3 +105,105 @@ def test_an_import_takes_a_difficulty_with_spaces_around(db):
     result = run_import(CSVFormat(), data)
 
     assert not result.has_validation_errors() and Question.objects.get().difficulty == 1
+
+
+# --- text the printer cannot show as typed ----------------------------------------------
+
+NNBSP = "\u202f"
+
+
+def unprintable(obj, **kwargs):
+    check = check_question if isinstance(obj, Question) else check_card
+    return [p for p in check(obj, **kwargs) if p.code == "unprintable_character"]
+
+
+@pytest.mark.parametrize(("char", "name"), [
+    ("\u200b", "U+200B (espace sans chasse)"), ("\u200c", "U+200C (antiliant sans chasse)"),
+    ("\u200d", "U+200D (liant sans chasse)"), ("\u2060", "U+2060 (gluon de mots)"),
+    ("\ufeff", "U+FEFF (indicateur d’ordre des octets)"),
+    ("\u202e", "U+202E (forçage droite à gauche)"), ("\u2067", "U+2067 (isolat droite à gauche)"),
+    ("\u200f", "U+200F (marque droite à gauche)"), ("\u200e", "U+200E (marque gauche à droite)"),
+])
+def test_a_question_with_an_invisible_or_direction_character_is_an_error(db, char, name):
+    question = make_question("echelle", text=f"Quelle est la capitale{char} du Pérou ?")
+
+    [problem] = unprintable(question)
+
+    assert problem.is_error and problem.target == question
+    assert problem.message == (f"Question\u00a0: {name} ne s’imprime pas correctement"
+                               f"{NNBSP}; retirez-le.")
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Que signifie שלום ?", f"U+05E9 (lettre hébraïque «{NNBSP}ש{NNBSP}»)"),
+    ("Que signifie سلام ?", f"U+0633 (caractère arabe «{NNBSP}س{NNBSP}»)"),
+])
+def test_a_question_in_a_right_to_left_script_is_an_error(db, text, name):
+    [problem] = unprintable(make_question("echelle", text=text))
+
+    assert problem.is_error and name in problem.message
+
+
+def test_a_proposition_with_a_zero_width_space_is_named_by_its_number(db):
+    question = make_question("echelle", propositions=[
+        ("Lima", True, False), ("Cusco\u200b", False, False), ("Quito", False, False),
+        ("Bogota", False, False)])
+
+    [problem] = unprintable(question)
+
+    assert dict(problem.params) == {"field": "proposition", "position": 2, "char": "U+200B"}
+    assert problem.message.startswith("Proposition 2\u00a0: U+200B (espace sans chasse)")
+
+
+def test_the_answer_and_the_anecdote_are_checked_too(db):
+    question = make_question("etoile-mysterieuse", answer="Mari\u200danne",
+                             anecdote="Voir \u202ela suite")
+
+    assert {dict(p.params)["field"] for p in unprintable(question)} == {"answer", "anecdote"}
+
+
+def test_a_card_title_with_a_bidirectional_control_is_an_error(db):
+    card = make_card("coup-de-maitre", title="Les fleuves\u2066")
+
+    [problem] = unprintable(card)
+
+    assert problem.target == card and problem.message.startswith("Titre ou thème")
+
+
+def test_french_text_with_accents_ligatures_and_no_break_spaces_prints(db):
+    question = make_question("echelle", text="Où naît l’œuf de Pâques\u00a0? «\u202fÇa\u202f»")
+
+    assert unprintable(question) == []
+
+
+@pytest.mark.django_db
+def test_the_admin_names_the_zero_width_space_and_keeps_the_question_out_of_review(
+        editor_client):
+    question = make_question("echelle")
+
+    response = save(editor_client, question, text="Quelle est la capitale\u200b du Pérou ?",
+                    button="_submit_review")
+
+    question.refresh_from_db()
+    assert question.status == Status.DRAFT
+    assert any("U+200B (espace sans chasse)" in m
+               for m in messages_of(response, message_levels.ERROR))
+
+
+def test_an_import_refuses_a_zero_width_space_in_the_column_that_holds_it(db):
+    data = csv_bytes(ECHELLE_HEADERS, [echelle_row(1, texte="Quelle ville\u200b est au Pérou ?")])
+
+    result = run_import(CSVFormat(), data)
+
+    assert "U+200B (espace sans chasse)" in " ".join(row_errors(result)[2]["texte"])
+    assert not Question.objects.exists()
+
+
+def test_an_import_refuses_hebrew_in_a_proposition(db):
+    row = echelle_row(1)
+    row[ECHELLE_HEADERS.index("proposition_3")] = "שלום"
+
+    result = run_import(CSVFormat(), csv_bytes(ECHELLE_HEADERS, [row]))
+
+    assert "lettre hébraïque" in " ".join(row_errors(result)[2]["proposition_3"])
+    assert not Question.objects.exists()

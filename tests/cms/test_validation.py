@@ -877,6 +877,7 @@ def a_problem_of_every_rule() -> list[Problem]:
     make_card("etoile-mysterieuse", title="Petite", questions=[
         make_question("etoile-mysterieuse", answer="Petite", image="questions/petite.png")])
     set_field(make_question("echelle", step=2), step=None)
+    make_question("echelle", step=1, difficulty=1, text="Combien de pattes\u200b a l’araignée ?")
     ladder((4, 2), (5, 1), (15, 1))
     compet([3, 3, 3], [2, 2, 2], [4, 4, 4], [4, 4, 4, 4, 4])
     make_card("coup-de-maitre", status=REVIEW, difficulties=[5, 4, 3, 2],
