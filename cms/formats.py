@@ -289,7 +289,8 @@ class XLSXFormat(SafeFormat):
 
         data = self.as_bytes(in_stream)
         _check_size(data, settings.PLATEAU_IMPORT_MAX_BYTES, "XLSX")
-        _check_archive(data, _("Ce fichier n’est pas un classeur XLSX (ou il est tronqué)."))
+        _check_archive(data, _("Ce fichier n’est pas un classeur XLSX (ou il est tronqué)."),
+                       refuse_dtd=True)
         try:
             book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         except Exception:  # openpyxl raises anything from KeyError to XML errors
@@ -363,12 +364,13 @@ def _xlsx_row(values):
     return row
 
 
-def _check_archive(data: bytes, message: str) -> zipfile.ZipFile:
+def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zipfile.ZipFile:
     """Open a ZIP container whose every member was unpacked and found as its headers say.
 
     Each member is unpacked here in chunks, under a cap on the bytes really produced; its real
     size and CRC must match its headers. Readers that trust the headers afterwards (zipfile,
-    openpyxl) are then bounded too.
+    openpyxl) are then bounded too. With `refuse_dtd`, a member declaring a DTD (which no
+    workbook needs, and whose entities can expand a few bytes into millions) is refused.
     """
     # zipfile keeps an object per member: count them first (an upper bound, each central
     # directory entry starts with this signature) rather than let a small file hold millions.
@@ -389,7 +391,8 @@ def _check_archive(data: bytes, message: str) -> zipfile.ZipFile:
         raise _unpacked_too_large(declared, limit)
     budget = limit
     for info in members:
-        budget -= _unpack_member(data, info, budget=budget, limit=limit)
+        budget -= _unpack_member(data, info, budget=budget, limit=limit,
+                                 refuse_dtd=refuse_dtd)
     return archive
 
 
@@ -406,9 +409,12 @@ def _damaged_member(info: zipfile.ZipInfo, problem: str) -> ImportFileError:
 
 
 LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature, then the name and extra field lengths
+DTD_MARKS = tuple("<!DOCTYPE".encode(codec) for codec in ("utf-8", "utf-16-le", "utf-16-be"))
+DTD_OVERLAP = max(len(mark) for mark in DTD_MARKS) - 1  # a mark may straddle two chunks
 
 
-def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: int) -> int:
+def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: int,
+                   refuse_dtd: bool = False) -> int:
     """Unpack one member in chunks without keeping it; return its real size."""
     if info.flag_bits & 0x1:
         raise _damaged_member(info, _("fichier chiffré (protégé par mot de passe), "
@@ -431,6 +437,7 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
         raise _damaged_member(info, _("données tronquées"))
     size = 0
     crc = 0
+    tail = b""
     inflater = zlib.decompressobj(-zlib.MAX_WBITS) if info.compress_type else None
     try:
         for offset in range(0, len(packed), UNPACK_CHUNK):
@@ -446,6 +453,13 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
                 if size > budget:
                     raise _unpacked_too_large(limit - budget + size, limit)
                 crc = zlib.crc32(out, crc)
+                if refuse_dtd:
+                    window = tail + out
+                    if any(mark in window for mark in DTD_MARKS):
+                        raise _damaged_member(info, _(
+                            "déclaration <!DOCTYPE> refusée (un classeur n’en contient "
+                            "jamais)"))
+                    tail = window[-DTD_OVERLAP:]
                 if inflater is not None and inflater.eof:
                     break
         if inflater is not None and not inflater.eof:

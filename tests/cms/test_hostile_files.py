@@ -146,6 +146,39 @@ def test_a_workbook_with_an_under_declared_member_is_refused_before_openpyxl(
     assert peak_memory_of(read) < 2 * MEGABYTE
 
 
+def workbook_with_a_dtd(codec="utf-8") -> bytes:
+    """A workbook whose sheet declares nested entities (a billion laughs)."""
+    with zipfile.ZipFile(io.BytesIO(workbook_bytes())) as archive:
+        members = {i.filename: archive.read(i) for i in archive.infolist()}
+    entities = '<!ENTITY a "aaaaaaaaaa">' + "".join(
+        f'<!ENTITY {chr(98 + n)} "{f"&{chr(97 + n)};" * 10}">' for n in range(9))
+    sheet = members["xl/worksheets/sheet1.xml"].decode()
+    sheet = f"<!DOCTYPE w [{entities}]>" + sheet.replace("<t>q-1</t>", "<t>&j;</t>")
+    members["xl/worksheets/sheet1.xml"] = sheet.encode(codec)
+    return zip_of(members)
+
+
+@pytest.mark.parametrize("codec", ["utf-8", "utf-16-le"])
+def test_a_workbook_declaring_entities_is_refused_before_openpyxl(monkeypatch, codec):
+    monkeypatch.setattr("openpyxl.load_workbook", pytest.fail)
+
+    message = refusal(XLSXFormat(), workbook_with_a_dtd(codec))
+
+    assert message == ("Archive endommagée, « xl/worksheets/sheet1.xml » : déclaration "
+                       "<!DOCTYPE> refusée (un classeur n’en contient jamais).")
+
+
+def test_a_dtd_straddling_two_unpacked_chunks_is_found():
+    with zipfile.ZipFile(io.BytesIO(workbook_with_a_dtd())) as archive:
+        members = {i.filename: archive.read(i) for i in archive.infolist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    members[sheet] = b" " * (formats.UNPACK_CHUNK - 4) + members[sheet]
+
+    message = refusal(XLSXFormat(), zip_of(members, compression=zipfile.ZIP_STORED))
+
+    assert "déclaration <!DOCTYPE> refusée" in message
+
+
 def test_a_member_whose_real_size_differs_from_its_header_is_named():
     data = under_declared(zip_of({"questions.csv": SHEET}), "questions.csv", 10)
 
