@@ -292,13 +292,15 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", True)
 
-# HTTPS. In production Plateau expects to be reached over HTTPS only: HSTS for a year and a
-# redirect from http:// unless told otherwise. Preload is a promise to browsers' built-in
-# lists that is hard to take back, so it stays opt-in.
+# HTTPS. In production Plateau expects to be reached over HTTPS: HSTS for a year unless told
+# otherwise (browsers ignore it over http://, so it cannot lock a plain-HTTP test out).
+# Subdomains and preload bind other sites and browsers' built-in lists, hard to take back:
+# opt-in. So is the redirect: behind a proxy that speaks HTTPS for Plateau, it loops until
+# SECURE_PROXY_SSL_HEADER is set, and the proxy usually redirects itself.
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
-SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
 # Only behind a proxy that sets this header itself and strips it from clients' requests.
 _PROXY_SSL_HEADER = envstr("SECURE_PROXY_SSL_HEADER")
 if _PROXY_SSL_HEADER:

@@ -183,7 +183,8 @@ def manage(tmp_path, *args, **environ) -> subprocess.CompletedProcess:
 
 def test_the_deployment_check_is_clean_in_production(tmp_path):
     result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING",
-                    SECURE_HSTS_INCLUDE_SUBDOMAINS="true", SECURE_HSTS_PRELOAD="true")
+                    SECURE_HSTS_INCLUDE_SUBDOMAINS="true", SECURE_HSTS_PRELOAD="true",
+                    SECURE_SSL_REDIRECT="true")
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -196,11 +197,15 @@ def production_setting(tmp_path, expression, **environ) -> str:
     return result.stdout.strip()
 
 
-def test_production_sends_https_only_by_default(tmp_path):
+def test_production_sends_hsts_for_a_year_and_leaves_the_rest_opt_in(tmp_path):
     assert production_setting(
         tmp_path, "settings.SECURE_HSTS_SECONDS, settings.SECURE_SSL_REDIRECT, "
                   "settings.SECURE_HSTS_INCLUDE_SUBDOMAINS, settings.SECURE_HSTS_PRELOAD"
-    ) == "(31536000, True, False, False)"
+    ) == "(31536000, False, False, False)"
+
+
+def test_development_sends_no_hsts(tmp_path):
+    assert production_setting(tmp_path, "settings.SECURE_HSTS_SECONDS", DEBUG="true") == "0"
 
 
 def test_a_proxy_ssl_header_is_read_as_forwarded_https(tmp_path):
