@@ -264,7 +264,10 @@ AXES_COOLOFF_MESSAGE = _("Trop de tentatives de connexion depuis cette adresseâ€
 # many proxies stand in front, or one client's mistakes lock everyone out. Left at
 # REMOTE_ADDR, a forged X-Forwarded-For cannot dodge the lock.
 AXES_IPWARE_META_PRECEDENCE_ORDER = envlist("AXES_IP_HEADERS", "REMOTE_ADDR")
-AXES_IPWARE_PROXY_COUNT = envint("AXES_PROXY_COUNT", 0) or None
+_PROXY_COUNT = envint("AXES_PROXY_COUNT", 0)
+if _PROXY_COUNT < 0:
+    raise ImproperlyConfigured(f"AXES_PROXY_COUNT must be 0 or more, not {_PROXY_COUNT}.")
+AXES_IPWARE_PROXY_COUNT = _PROXY_COUNT or None
 
 # Content-Security-Policy (django-csp): only this site's own scripts, styles and images run.
 # No 'unsafe-inline': a script or style written into a page needs the request's nonce.

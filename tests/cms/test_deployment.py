@@ -222,6 +222,16 @@ def test_a_proxy_ssl_header_that_is_not_a_request_header_is_refused(tmp_path):
     assert "SECURE_PROXY_SSL_HEADER" in result.stderr
 
 
+@pytest.mark.parametrize(("name", "value"), [("AXES_FAILURE_LIMIT", "0"),
+                                           ("AXES_COOLOFF_MINUTES", "0"),
+                                           ("AXES_PROXY_COUNT", "-1")])
+def test_an_impossible_login_throttle_stops_the_start(tmp_path, name, value):
+    result = manage(tmp_path, "check", **{name: value})
+
+    assert result.returncode != 0
+    assert name in result.stderr
+
+
 def test_the_secret_key_and_database_url_are_read_from_files(tmp_path):
     (tmp_path / "key").write_text("k" * 20 + secrets.token_urlsafe(40) + "\n")
     (tmp_path / "url").write_text(f"sqlite:///{tmp_path / 'from-file.sqlite3'}\n")
