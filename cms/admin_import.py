@@ -156,16 +156,16 @@ class PlateauImportExportMixin(ImportExportMixin):
                                  salt=UPLOAD_SALT, max_age=UPLOAD_MAX_AGE_SECONDS)
         except signing.SignatureExpired:
             return self.import_refused(request, _(
-                "Aperçu expiré : renvoyez le fichier pour l’importer."))
+                "Aperçu expiré : renvoyez le fichier pour l’importer."))
         except signing.BadSignature:
             held = None
         if not isinstance(held, dict) or held.get("user") != request.user.pk:
             return self.import_refused(request, _(
-                "Confirmation refusée : le formulaire a été modifié. Renvoyez le fichier."))
+                "Confirmation refusée : le formulaire a été modifié. Renvoyez le fichier."))
         data = claim_upload(held["upload"])
         if data is None:
             return self.import_refused(request, _(
-                "Fichier « %(name)s » déjà importé : cette confirmation n’a rien refait."
+                "Fichier « %(name)s » déjà importé : cette confirmation n’a rien refait."
             ) % {"name": held["name"]})
         confirm_form.cleaned_data.update(
             format=held["format"], original_file_name=held["name"],
@@ -206,7 +206,7 @@ class PlateauImportExportMixin(ImportExportMixin):
         else:
             logger.warning("Unreadable import file", exc_info=e)
             form.add_error("import_file", _(
-                "Fichier illisible dans ce format : vérifiez le format choisi."))
+                "Fichier illisible dans ce format : vérifiez le format choisi."))
 
     def process_dataset(self, dataset, form, request, **kwargs):
         name = kwargs.get("file_name") or form.cleaned_data.get("original_file_name", "")

@@ -137,7 +137,7 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
 def _check_column_count(count: int) -> None:
     if count > MAX_COLUMNS:
         raise ImportFileError(_(
-            "Le fichier a %(n)s colonnes ; le maximum est %(max)s."
+            "Le fichier a %(n)s colonnes ; le maximum est %(max)s."
         ) % {"n": count, "max": MAX_COLUMNS})
 
 
@@ -378,7 +378,7 @@ def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zi
     members = data.count(b"PK\x01\x02")
     if members > max_members:
         raise ImportFileError(_(
-            "L’archive contient plus de %(max)s fichiers ; elle en annonce %(n)s."
+            "L’archive contient plus de %(max)s fichiers ; elle en annonce %(n)s."
         ) % {"max": max_members, "n": members})
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -404,7 +404,7 @@ def _unpacked_too_large(size: int, limit: int) -> ImportFileError:
 
 def _damaged_member(info: zipfile.ZipInfo, problem: str) -> ImportFileError:
     return ImportFileError(_(
-        "Archive endommagée, « %(name)s » : %(problem)s."
+        "Archive endommagée, « %(name)s » : %(problem)s."
     ) % {"name": info.filename, "problem": problem})
 
 
@@ -423,7 +423,7 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
         # Deflate64, bzip2, LZMA…: zipfile cannot read some, and cannot bound the others.
         raise _damaged_member(info, _(
             "méthode de compression n°%(method)s non prise en charge (enregistrez l’archive "
-            "en « Deflate » standard)") % {"method": info.compress_type})
+            "en « Deflate » standard)") % {"method": info.compress_type})
     start = info.header_offset
     try:
         signature, name_length, extra_length = LOCAL_HEADER.unpack_from(data, start)
@@ -500,7 +500,7 @@ def load_json(data: bytes):
 
 def _json_too_deep() -> ImportFileError:
     return ImportFileError(_(
-        "JSON trop imbriqué : plus de %(max)s niveaux de [ ] ou { } emboîtés."
+        "JSON trop imbriqué : plus de %(max)s niveaux de [ ] ou { } emboîtés."
     ) % {"max": MAX_JSON_DEPTH})
 
 
