@@ -383,7 +383,8 @@ def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zi
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error):
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error,
+            NotImplementedError, RuntimeError):
         raise ImportFileError(message) from None
     limit = settings.PLATEAU_IMPORT_MAX_UNPACKED_BYTES
     declared = sum(m.file_size for m in members)

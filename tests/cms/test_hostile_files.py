@@ -328,44 +328,54 @@ def test_json_depth_is_measured_without_recursion():
 
 
 def hostile_files():
+    """Each hostile file, with the words its refusal must say."""
     sound = zip_of({"questions.csv": SHEET})
     crc = info_of(sound, "questions.csv").CRC
     return {
-        "bad-crc.zip": forged(sound, "questions.csv", crc=crc ^ 1),
-        "forged-size.zip": under_declared(sound, "questions.csv", 10),
-        "encrypted.zip": forged(sound, "questions.csv", flags=0x1),
-        "deflate64.zip": forged(sound, "questions.csv", method=9),
-        "truncated.zip": sound[: len(sound) // 2],
-        "deep.json": b"[" * 100_000 + b"]" * 100_000,
-        "wide.csv": (";".join(f"c{n}" for n in range(100_000)) + "\r\n").encode(),
+        "bad-crc.zip": (forged(sound, "questions.csv", crc=crc ^ 1),
+                        "somme de contrôle (CRC) incorrecte"),
+        "forged-size.zip": (under_declared(sound, "questions.csv", 10), "taille annoncée 10"),
+        "encrypted.zip": (forged(sound, "questions.csv", flags=0x1), "fichier chiffré"),
+        "deflate64.zip": (forged(sound, "questions.csv", method=9),
+                          "compression n°9 non prise en charge"),
+        "truncated.zip": (sound[: len(sound) // 2], "tronqué"),
+        "deep.json": (b"[" * 100_000 + b"]" * 100_000, "JSON trop imbriqué"),
+        "forged-size.xlsx": (
+            under_declared(workbook_bytes(), "xl/worksheets/sheet1.xml", 10),
+            "taille annoncée 10"),
+        "entities.xlsx": (workbook_with_a_dtd(), "<!DOCTYPE> refusée"),
+        "wide.csv": ((";".join(f"c{n}" for n in range(100_000)) + "\r\n").encode(),
+                     "100000 colonnes"),
     }
 
 
 @pytest.mark.parametrize("name", list(hostile_files()))
 def test_the_import_command_refuses_a_hostile_file_with_a_command_error(db, tmp_path, name):
+    data, says = hostile_files()[name]
     path = tmp_path / name
-    path.write_bytes(hostile_files()[name])
+    path.write_bytes(data)
 
     with pytest.raises(CommandError) as error:
         call_command("import", "questions", str(path), "--no-input",
                      stdout=io.StringIO(), stderr=io.StringIO())
 
     assert str(error.value).startswith(f"{path} : ")
+    assert says in str(error.value)
 
 
-ZIP_FORMAT, JSON_FORMAT, CSV_FORMAT = "3", "2", "0"
+ZIP_FORMAT, JSON_FORMAT, XLSX_FORMAT, CSV_FORMAT = "3", "2", "1", "0"
+FORMAT_BY_EXTENSION = {"zip": ZIP_FORMAT, "json": JSON_FORMAT, "xlsx": XLSX_FORMAT,
+                       "csv": CSV_FORMAT}
 
 
 @pytest.mark.parametrize("name", list(hostile_files()))
 def test_the_admin_refuses_a_hostile_file_on_the_form(editor_client, name):
-    file_format = {"zip": ZIP_FORMAT, "json": JSON_FORMAT, "csv": CSV_FORMAT}[
-        name.rsplit(".", 1)[1]]
+    data, says = hostile_files()[name]
 
     response = editor_client.post(reverse("admin:cms_question_import"), {
-        "format": file_format, "resource": "0", "kind": "",
-        "import_file": SimpleUploadedFile(name, hostile_files()[name]),
+        "format": FORMAT_BY_EXTENSION[name.rsplit(".", 1)[1]], "resource": "0", "kind": "",
+        "import_file": SimpleUploadedFile(name, data),
     })
 
     assert response.status_code == 200
-    errors = response.context["form"].errors["import_file"]
-    assert errors and "Erreur" not in errors[0] and "Error" not in errors[0], errors
+    assert says in " ".join(response.context["form"].errors["import_file"])
