@@ -164,3 +164,23 @@ def test_of_two_claims_on_one_upload_only_the_first_gets_it(db):
 def test_an_upload_id_that_is_not_ours_is_refused():
     with pytest.raises(ValueError):
         importing.held_upload_path("../victime.csv")
+
+
+def test_a_tampered_version_record_is_refused_without_an_error_page(editor_client):
+    action, fields = confirm_fields(upload(editor_client, good_file()))
+
+    response = editor_client.post(action, {**fields, "tokens": "x" + fields["tokens"]})
+
+    assert response.status_code == 200
+    assert "Aperçu périmé ou altéré : relancez l’import." in page_text(response)
+    assert not Question.objects.exists()
+
+
+def test_a_confirmation_without_its_record_is_refused_without_an_error_page(editor_client):
+    action, fields = confirm_fields(upload(editor_client, good_file()))
+    del fields["import_file_name"]
+
+    response = editor_client.post(action, fields)
+
+    assert response.status_code == 200
+    assert not Question.objects.exists()
