@@ -300,9 +300,8 @@ class XLSXFormat(SafeFormat):
         try:
             sheet = book.active
             # The <dimension> a file declares would pad every row up to its width (16 384
-            # columns at most): read the cells as they are, never past the column cap.
-            # The header row is read whole, so that a name past the cap is refused; cells of
-            # the data rows past it are not read.
+            # columns at most): forget it. The header row is read whole, so that a name past
+            # the column cap is refused; data rows are not read past the cap.
             sheet.reset_dimensions()
             try:
                 headers = next(sheet.iter_rows(max_row=1, values_only=True))
@@ -375,11 +374,11 @@ def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zi
     # zipfile keeps an object per member: count them first (an upper bound, each central
     # directory entry starts with this signature) rather than let a small file hold millions.
     max_members = settings.PLATEAU_IMPORT_MAX_ROWS + 100  # a bundle: a sheet, an image a row
-    members = data.count(b"PK\x01\x02")
-    if members > max_members:
+    entries = data.count(b"PK\x01\x02")
+    if entries > max_members:
         raise ImportFileError(_(
             "L’archive contient plus de %(max)s fichiers ; elle en annonce %(n)s."
-        ) % {"max": max_members, "n": members})
+        ) % {"max": max_members, "n": entries})
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = archive.infolist()
@@ -463,6 +462,8 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
                     tail = window[-DTD_OVERLAP:]
                 if inflater is not None and inflater.eof:
                     break
+            if inflater is not None and inflater.eof:
+                break  # what follows the end of the stream is not part of the member
         if inflater is not None and not inflater.eof:
             raise _damaged_member(info, _("données compressées tronquées"))
     except zlib.error:
