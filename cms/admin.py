@@ -37,7 +37,7 @@ from .validation import (
     check_calibration,
     judged_by_play,
 )
-from .validators import WholeNumberField
+from .validators import PlainTextField, WholeNumberField
 
 # --- filters ------------------------------------------------------------------------------
 
@@ -257,7 +257,8 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
     form = ContentForm
     change_form_template = "admin/cms/content_change_form.html"
     change_list_template = "admin/cms/change_list.html"
-    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3})},
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3}),
+                                              "form_class": PlainTextField},
                            # difficulty, step: the digits 0 to 9 only, not ３ or +3
                            models.IntegerField: {"form_class": WholeNumberField}}
     actions = ["send_to_review", "publish", "back_to_draft", "withdraw", "print_selection"]

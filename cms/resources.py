@@ -26,7 +26,7 @@ from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .images import CleanImage
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .validation import new_errors, validate_game
-from .validators import WHOLE_NUMBER, whole_number
+from .validators import WHOLE_NUMBER, plain_line_ends, whole_number
 
 MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())
 PROPOSITION_COLUMNS = [f"proposition_{n}" for n in range(1, MAX_PROPOSITIONS + 1)]
@@ -73,6 +73,9 @@ def column_of(problem) -> str:
 
 
 class TextWidget(widgets.Widget):
+    """Text as the file holds it. An XLSX file gives back a carriage return as a line feed
+    (XML reads CR and CRLF as LF): `ContentResource.snapshot` counts that as no change."""
+
     def clean(self, value, row=None, **kwargs):
         if value is None:
             return ""
@@ -386,7 +389,8 @@ class ContentResource(resources.ModelResource):
         """Set the transient attributes the file's extra columns map to."""
 
     def snapshot(self, instance) -> tuple:
-        return tuple(str(getattr(instance, a, "") or "") for a in
+        # Line ends compared as an XLSX file holds them: a stored CR read back as LF is no edit.
+        return tuple(plain_line_ends(str(getattr(instance, a, "") or "")) for a in
                      (*self.model_attributes, *self.transient_attributes))
 
     def import_instance(self, instance, row, **kwargs):

@@ -69,3 +69,20 @@ class WholeNumberField(forms.IntegerField):
         if isinstance(value, str):
             value = whole_number(value, field=self.label or "")
         return super().to_python(value)
+
+
+def plain_line_ends(text: str) -> str:
+    """Return text with every line ending as one line feed: no carriage return left.
+
+    An XLSX file turns a carriage return into a line feed (XML reads CR and CRLF as LF):
+    text held with line feeds only goes through a workbook and back unchanged.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class PlainTextField(forms.CharField):
+    """A form's text with its line ends as line feeds (browsers send CRLF from a textarea)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return plain_line_ends(value) if isinstance(value, str) else value

@@ -207,3 +207,72 @@ def test_an_import_refuses_hebrew_in_a_proposition(db):
 
     assert "lettre hébraïque" in " ".join(row_errors(result)[2]["proposition_3"])
     assert not Question.objects.exists()
+
+
+# --- line ends through a workbook ---------------------------------------------------------
+
+
+def xlsx_export() -> bytes:
+    from cms.formats import XLSXFormat
+    from cms.resources import QuestionResource
+
+    return XLSXFormat().export_data(QuestionResource().export())
+
+
+def xlsx_cell(data: bytes, column: str) -> str:
+    import io
+
+    import openpyxl
+
+    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
+    headers = [cell.value for cell in sheet[1]]
+    return sheet.cell(row=2, column=headers.index(column) + 1).value
+
+
+def test_the_admin_stores_a_textarea_s_crlf_as_line_feeds(editor_client):
+    question = make_question("echelle")
+
+    save(editor_client, question, text="Quelle est la capitale\r\ndu Pérou ?",
+         anecdote="Lima\rfut fondée en 1535.")
+
+    question.refresh_from_db()
+    assert question.text == "Quelle est la capitale\ndu Pérou ?"
+    assert question.anecdote == "Lima\nfut fondée en 1535."
+
+
+def test_a_text_with_line_feeds_goes_through_a_workbook_and_back_exactly(db):
+    from cms.formats import XLSXFormat
+
+    make_question("echelle", text="\nQuelle est la capitale\ndu Pérou ?")
+    data = xlsx_export()
+    assert xlsx_cell(data, "texte") == "\nQuelle est la capitale\ndu Pérou ?"
+    Question.objects.all().delete()
+
+    run_import(XLSXFormat(), data)
+
+    assert Question.objects.get().text == "\nQuelle est la capitale\ndu Pérou ?"
+
+
+def test_a_workbook_gives_a_leading_carriage_return_back_as_a_line_feed(db):
+    from cms.formats import XLSXFormat
+
+    make_question("echelle", text="\rQuelle est la capitale du Pérou ?")
+    data = xlsx_export()
+    Question.objects.all().delete()
+
+    run_import(XLSXFormat(), data)
+
+    assert Question.objects.get().text == "\nQuelle est la capitale du Pérou ?"
+
+
+def test_reimporting_a_workbook_that_turned_a_carriage_return_into_a_line_feed_changes_nothing(
+        db):
+    from cms.formats import XLSXFormat
+
+    question = make_question("echelle", text="\rQuelle est la capitale\r\ndu Pérou ?")
+
+    result = run_import(XLSXFormat(), xlsx_export())
+
+    assert (result.totals["skip"], result.totals["update"]) == (1, 0)
+    question.refresh_from_db()
+    assert question.text == "\rQuelle est la capitale\r\ndu Pérou ?"
