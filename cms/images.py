@@ -30,8 +30,7 @@ FORMAT_LABELS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
 # the mark of a polyglot.
 MARKUP = re.compile(rb"<(?:!doctype|html|head|body|script|iframe|svg|object|embed|meta)\b"
                     rb"|<\?php|%PDF-", re.IGNORECASE)
-# Another file glued after the image. Other trailing bytes (a phone's motion-photo video,
-# a camera's padding) are not refused: re-encoding drops them.
+# Another file glued after the image.
 ARCHIVES = (b"PK\x03\x04", b"Rar!", b"7z\xbc\xaf", b"\x1f\x8b")
 
 
@@ -56,47 +55,68 @@ def _refused(message, code: str, **params) -> ValidationError:
     return ValidationError(message, code=code, params=params)
 
 
-def _png_end(content: bytes) -> int:
-    position = 8
+def _png_parts(content: bytes) -> tuple[bytes, int]:
+    metadata, position = [], 8
     while position + 8 <= len(content):
         length, kind = struct.unpack(">I4s", content[position:position + 8])
+        if kind not in (b"IDAT", b"fdAT"):
+            metadata.append(content[position + 8:position + 8 + length])
         position += 12 + length  # length, type, data, CRC
         if kind == b"IEND":
-            return position
-    return len(content)
+            break
+    return b"".join(metadata), position
 
 
-def _jpeg_end(content: bytes) -> int:
-    position = 2
+def _jpeg_parts(content: bytes) -> tuple[bytes, int]:
+    metadata, position = [], 2
     while position + 4 <= len(content) and content[position] == 0xFF:
         marker = content[position + 1]
         if marker == 0xD9:
-            return position + 2
+            return b"".join(metadata), position + 2
         if marker == 0xFF:  # fill byte
             position += 1
             continue
         (length,) = struct.unpack(">H", content[position + 2:position + 4])
+        if marker != 0xDA:
+            metadata.append(content[position + 4:position + 2 + length])
         position += 2 + length
         if marker == 0xDA:  # entropy-coded data runs to the next marker but RSTn and FF00
             while position + 1 < len(content) and not (
                     content[position] == 0xFF and content[position + 1] not in _IN_SCAN):
                 position += 1
-    return len(content)
+    return b"".join(metadata), len(content)
 
 
 _IN_SCAN = {0x00, *range(0xD0, 0xD8)}
 
 
-def _trailer(content: bytes, image_format: str) -> bytes:
-    """Return the bytes that follow the end of the image proper (empty if none or unknown)."""
-    if image_format == "PNG":
-        return content[_png_end(content):]
-    if image_format == "JPEG":
-        return content[_jpeg_end(content):]
-    if image_format == "WEBP" and content[:4] == b"RIFF":
-        (size,) = struct.unpack("<I", content[4:8])
-        return content[size + 8:]
-    return b""
+def _webp_parts(content: bytes) -> tuple[bytes, int]:
+    (size,) = struct.unpack("<I", content[4:8])
+    end = min(size + 8, len(content))
+    metadata, position = [], 12
+    while position + 8 <= end:
+        kind, length = struct.unpack("<4sI", content[position:position + 8])
+        if kind not in (b"VP8 ", b"VP8L", b"ALPH", b"ANMF"):
+            metadata.append(content[position + 8:position + 8 + length])
+        position += 8 + length + (length & 1)
+    return b"".join(metadata), size + 8
+
+
+PARTS = {"PNG": _png_parts, "JPEG": _jpeg_parts, "WEBP": _webp_parts}
+
+
+def is_polyglot(content: bytes, image_format: str) -> bool:
+    """Tell whether an image also holds a page, a script or another file.
+
+    Only what is not pixels is searched (chunks, segments, what follows the image's end):
+    compressed pixels match a short tag like « <svg » by chance in a few large photos in a
+    thousand. Other bytes after the end (a phone's motion-photo video, padding) are
+    not refused: re-encoding drops them.
+    """
+    metadata, end = PARTS[image_format](content)
+    trailer = content[end:]
+    return bool(MARKUP.search(metadata) or MARKUP.search(trailer)
+                or trailer.startswith(ARCHIVES))
 
 
 def clean_image(content: bytes, *, path: str = "") -> CleanImage:
@@ -133,7 +153,7 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, struct.error):
         raise _refused(_("Ce fichier n’est pas une image lisible (JPEG, PNG ou WebP) : il est "
                          "peut-être tronqué ou abîmé."), "image_invalid") from None
-    if MARKUP.search(content) or _trailer(content, image_format).startswith(ARCHIVES):
+    if is_polyglot(content, image_format):
         raise _refused(_("Ce fichier contient autre chose qu’une image (une page web ou un "
                          "document caché dedans) : enregistrez l’image à nouveau depuis un "
                          "logiciel de dessin."), "image_polyglot")

@@ -205,3 +205,27 @@ def test_a_zip_import_refuses_a_polyglot_in_french(db, zip_through_cms_images):
 
     assert "images/a.png" in message and "autre chose qu’une image" in message
     assert not Question.objects.exists()
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    import struct
+    import zlib
+
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def test_markup_that_compressed_pixels_spell_by_chance_is_not_a_polyglot():
+    from cms.images import is_polyglot
+
+    content = (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", bytes(13))
+               + png_chunk(b"IDAT", b"\x00\x17<svg \x88") + png_chunk(b"IEND", b""))
+
+    assert not is_polyglot(content, "PNG")
+
+
+def test_a_phone_s_video_after_the_jpeg_is_dropped_not_refused():
+    video = b"\x00\x00\x00\x18ftypmp42" + bytes(64)
+
+    clean = clean_image(jpeg_with_exif() + video)
+
+    assert b"ftypmp42" not in clean.content
