@@ -937,9 +937,9 @@ def load_some(slug: str, kind: str, *, limit: int, published_only: bool = True,
     return _load(game, Question.objects.filter(pk__in=pks), Card.objects.none())
 
 
-# What no check reads: the long texts and the audit fields (their dates cost the most to
+# What no check reads: the audit fields (their dates cost the most to
 # convert on a large library).
-UNCHECKED = ("anecdote", "source", "created_at", "updated_at", "created_by", "updated_by")
+UNCHECKED = ("created_at", "updated_at", "created_by", "updated_by")
 
 
 def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:

@@ -1,5 +1,6 @@
 """Build test content in code: valid by default, broken on purpose by the arguments."""
 
+import functools
 import io
 import itertools
 
@@ -24,20 +25,26 @@ def unique_text(prefix="Question") -> str:
     return f"{prefix} n°{n} sur {words} {n * 7919} ?"
 
 
-TEST_IMAGE = "questions/test.png"
+@functools.cache
+def _test_picture():
+    """Return a picture as the product stores an upload: checked, re-encoded, named by hash."""
+    from PIL import Image, ImageDraw
+
+    from cms.images import clean_image
+
+    picture = Image.new("RGB", (1000, 750), "#f4e3c1")
+    ImageDraw.Draw(picture).ellipse((250, 125, 750, 625), fill="#c8102e")
+    data = io.BytesIO()
+    picture.save(data, "PNG")
+    return clean_image(data.getvalue())
 
 
 def test_image() -> str:
     """Store a picture large enough to print sharp on an étoile fiche; return its name."""
-    if not default_storage.exists(TEST_IMAGE):
-        from PIL import Image, ImageDraw
-
-        picture = Image.new("RGB", (1000, 750), "#f4e3c1")
-        ImageDraw.Draw(picture).ellipse((250, 125, 750, 625), fill="#c8102e")
-        data = io.BytesIO()
-        picture.save(data, "PNG")
-        default_storage.save(TEST_IMAGE, ContentFile(data.getvalue()))
-    return TEST_IMAGE
+    cleaned = _test_picture()
+    if not default_storage.exists(cleaned.storage_name):
+        default_storage.save(cleaned.storage_name, ContentFile(cleaned.content))
+    return cleaned.storage_name
 
 
 def make_question(kind: str, *, difficulty=2, status=Status.DRAFT, step=None, text=None,

@@ -229,3 +229,15 @@ def test_a_phone_s_video_after_the_jpeg_is_dropped_not_refused():
     clean = clean_image(jpeg_with_exif() + video)
 
     assert b"ftypmp42" not in clean.content
+
+
+def test_an_upload_named_like_a_stored_image_is_still_checked():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from cms.validators import validate_question_image
+
+    # Only cms.images names a stored file by its hash; an upload's name loses its folder.
+    upload = SimpleUploadedFile("questions/0123456789abcdef0123456789abcdef.png",
+                                b"<html>not an image</html>")
+    with pytest.raises(ValidationError):
+        validate_question_image(upload)
