@@ -37,6 +37,9 @@
   function focusBoard() {
     var root = game();
     if (!root || root.querySelector("[autofocus]")) { return; }
+    // Someone already moved to a control of the new board: leave the focus with them.
+    var active = document.activeElement;
+    if (active && active !== document.body && root.contains(active)) { return; }
     var heading = root.querySelector("h2[tabindex]");
     if (heading) { heading.focus({ preventScroll: false }); }
   }
