@@ -1,11 +1,14 @@
 """The editors' admin site, organised by game, with a problems report and a rules sheet."""
 
+import math
 from dataclasses import fields
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.formats import number_format
@@ -177,3 +180,15 @@ class PlateauAdminSite(admin.AdminSite):
         from printing.admin_views import print_preview
 
         return print_preview(self, request, self._game(slug))
+
+
+def lockout(request, original_response=None, credentials=None):
+    """The page a client IP gets once django-axes locks it: the admin's look, and how long."""
+    from django.contrib.admin import site
+
+    cool_off = settings.AXES_COOLOFF_TIME
+    minutes = max(1, math.ceil(cool_off.total_seconds() / 60))
+    context = {**site.each_context(request), "title": _("Connexion suspendue"),
+               "minutes": minutes}
+    # Rendered now: django-axes answers from its middleware, past the template response phase.
+    return render(request, "admin/lockout.html", context, status=429)

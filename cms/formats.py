@@ -19,7 +19,6 @@ import unicodedata
 import zipfile
 import zlib
 from collections import Counter
-from dataclasses import dataclass
 
 import tablib
 from django.conf import settings
@@ -27,9 +26,9 @@ from django.core.files.storage import default_storage
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from import_export.formats.base_formats import Format
-from PIL import Image, UnidentifiedImageError
 
-from .validators import IMAGE_FORMATS, megabytes
+from .images import CleanImage, import_image
+from .validators import megabytes
 
 # A cell a spreadsheet could run as a formula starts with one of these.
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -77,7 +76,7 @@ def normalise_header(header) -> str:
 def _check_size(data: bytes, limit: int, label: str) -> None:
     if len(data) > limit:
         raise ImportFileError(_(
-            "Le fichier %(label)s pèse %(size)s Mo ; le maximum est %(max)s Mo."
+            "Le fichier %(label)s pèse %(size)s Mo ; le maximum est %(max)s Mo."
         ) % {"label": label, "size": megabytes(len(data)), "max": megabytes(limit)})
 
 
@@ -104,7 +103,7 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
             "n": headers.index("") + 1})
     repeated = sorted(h for h, n in Counter(headers).items() if n > 1)
     if repeated:
-        raise ImportFileError(_("Colonne en double : %(cols)s.") % {"cols": ", ".join(repeated)})
+        raise ImportFileError(_("Colonne en double : %(cols)s.") % {"cols": ", ".join(repeated)})
     dataset = tablib.Dataset(headers=headers)
     blank_run = []
     scanned = 0
@@ -112,7 +111,7 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
         scanned += 1
         if scanned > max_rows:
             raise ImportFileError(_(
-                "Le fichier a plus de %(max)s lignes (lignes vides comprises) : "
+                "Le fichier a plus de %(max)s lignes (lignes vides comprises) : "
                 "découpez-le ou supprimez les lignes vides."
             ) % {"max": max_rows})
         row = list(row)
@@ -126,7 +125,7 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
         extra = row[len(headers):]
         if not _is_blank(extra):
             raise ImportFileError(_(
-                "Ligne %(line)s : %(found)s cellules remplies pour %(n)s colonnes."
+                "Ligne %(line)s : %(found)s cellules remplies pour %(n)s colonnes."
             ) % {"line": number, "found": len(row), "n": len(headers)})
         row = row[:len(headers)] + [""] * (len(headers) - len(row))
         dataset.append(["" if v is None else v for v in row])
@@ -173,12 +172,12 @@ def decode_text(data: bytes) -> str:
     for bom, name in BOMS.items():
         if data.startswith(bom):
             raise ImportFileError(_(
-                "Ce fichier est encodé en %(enc)s : enregistrez-le en UTF-8."
+                "Ce fichier est encodé en %(enc)s : enregistrez-le en UTF-8."
             ) % {"enc": name})
     for magic, what in MAGIC.items():
         if data.startswith(magic):
             raise ImportFileError(_(
-                "Ce fichier n’est pas du texte mais %(what)s : choisissez le bon format."
+                "Ce fichier n’est pas du texte mais %(what)s : choisissez le bon format."
             ) % {"what": what})
     if b"\x00" in data:
         raise ImportFileError(_("Ce fichier n’est pas du texte (il contient des octets nuls)."))
@@ -189,12 +188,12 @@ def decode_text(data: bytes) -> str:
             text = data.decode("cp1252")
         except UnicodeDecodeError:
             raise ImportFileError(_(
-                "Encodage inconnu : ni UTF-8 ni Windows-1252. Enregistrez le fichier en UTF-8."
+                "Encodage inconnu : ni UTF-8 ni Windows-1252. Enregistrez le fichier en UTF-8."
             )) from None
     controls = sum(1 for c in text if unicodedata.category(c) == "Cc" and c not in "\t\n\r")
     if controls:
         raise ImportFileError(_(
-            "Ce fichier contient %(n)s caractère(s) de contrôle : ce n’est pas un texte lisible."
+            "Ce fichier contient %(n)s caractère(s) de contrôle : ce n’est pas un texte lisible."
         ) % {"n": controls})
     return text
 
@@ -256,7 +255,7 @@ class CSVFormat(SafeFormat):
             rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
                                    strict=True))
         except csv.Error as error:
-            raise ImportFileError(_("CSV mal formé : %(error)s.") % {"error": error}) from None
+            raise ImportFileError(_("CSV mal formé : %(error)s.") % {"error": error}) from None
         # Refused before any work per column, so that a 100 000-column header costs nothing.
         _check_column_count(len(rows[0]) if rows else 0)
         rows = [[restore(cell) for cell in row] for row in rows]
@@ -398,7 +397,7 @@ def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zi
 
 def _unpacked_too_large(size: int, limit: int) -> ImportFileError:
     return ImportFileError(_(
-        "Une fois décompressé, ce fichier ferait %(size)s Mo ; le maximum est %(max)s Mo."
+        "Une fois décompressé, ce fichier ferait %(size)s Mo ; le maximum est %(max)s Mo."
     ) % {"size": megabytes(size), "max": megabytes(limit)})
 
 
@@ -491,7 +490,7 @@ def load_json(data: bytes):
         parsed = json.loads(text)
     except json.JSONDecodeError as error:
         raise ImportFileError(_(
-            "JSON invalide, ligne %(line)s, colonne %(col)s : %(msg)s."
+            "JSON invalide, ligne %(line)s, colonne %(col)s : %(msg)s."
         ) % {"line": error.lineno, "col": error.colno, "msg": error.msg}) from None
     except RecursionError:
         raise _json_too_deep() from None
@@ -536,17 +535,17 @@ class JSONFormat(SafeFormat):
                 "(ce fichier contient un objet %(type)s)."
             ) % {"type": type(items).__name__})
         if not items:
-            raise ImportFileError(_("La liste est vide : rien à importer."))
+            raise ImportFileError(_("La liste est vide : rien à importer."))
         headers: dict[str, None] = {}
         for number, item in enumerate(items, start=1):
             if not isinstance(item, dict):
                 raise ImportFileError(_(
-                    "Élément n°%(n)s : un objet {…} est attendu."
+                    "Élément n°%(n)s : un objet {…} est attendu."
                 ) % {"n": number})
             for key, value in item.items():
                 if isinstance(value, dict | list):
                     raise ImportFileError(_(
-                        "Élément n°%(n)s, « %(key)s » : une valeur simple est attendue "
+                        "Élément n°%(n)s, « %(key)s » : une valeur simple est attendue "
                         "(texte ou nombre)."
                     ) % {"n": number, "key": key})
                 headers.setdefault(key, None)
@@ -563,65 +562,6 @@ class JSONFormat(SafeFormat):
 
 
 # --- ZIP bundles: a sheet and the images it names ----------------------------------------
-
-
-@dataclass(frozen=True)
-class BundledImage:
-    """An image read from a ZIP bundle, checked and re-encoded, ready to be stored."""
-
-    path: str  # as the sheet names it
-    content: bytes
-    extension: str
-
-    @property
-    def storage_name(self) -> str:
-        digest = hashlib.sha256(self.content).hexdigest()[:24]
-        return f"questions/import/{digest}.{self.extension}"
-
-    def __str__(self):
-        return self.path
-
-
-# PNG at zlib's default level: "optimize" tries every filter, five times slower for 4 % less.
-REENCODE = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {}),
-            "WEBP": ("webp", {"quality": 90})}
-
-
-def reencode_image(content: bytes, path: str) -> BundledImage:
-    """Check an image from an archive and re-encode it: no metadata, no trailing payload."""
-    max_pixels = settings.PLATEAU_IMAGE_MAX_PIXELS
-    try:
-        with Image.open(io.BytesIO(content)) as image:
-            if image.format not in IMAGE_FORMATS:
-                raise ImportFileError(_(
-                    "Image « %(path)s » : format %(format)s refusé (JPEG, PNG ou WebP)."
-                ) % {"path": path, "format": image.format})
-            width, height = image.size
-            if width * height > max_pixels:
-                raise ImportFileError(_(
-                    "Image « %(path)s » : %(w)s × %(h)s pixels ; le maximum est %(max)s "
-                    "millions de pixels."
-                ) % {"path": path, "w": width, "h": height,
-                     "max": round(max_pixels / 1_000_000, 1)})
-            image_format = image.format
-            image.load()
-            image.info = {}  # comments, EXIF, profiles: nothing of the upload but pixels
-            if image_format == "JPEG" and image.mode not in ("RGB", "L"):
-                image = image.convert("RGB")
-            extension, options = REENCODE[image_format]
-            out = io.BytesIO()
-            image.save(out, format=image_format, **options)
-    except ImportFileError:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImportFileError(_(
-            "Image « %(path)s » : beaucoup trop de pixels pour être ouverte sans risque."
-        ) % {"path": path}) from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
-        raise ImportFileError(_(
-            "« %(path)s » n’est pas une image lisible (JPEG, PNG ou WebP)."
-        ) % {"path": path}) from None
-    return BundledImage(path=path, content=out.getvalue(), extension=extension)
 
 
 def safe_member_path(name: str) -> str | None:
@@ -654,7 +594,7 @@ class ZIPFormat(SafeFormat):
             path = safe_member_path(info.filename)
             if path is None:
                 raise ImportFileError(_(
-                    "L’archive contient un chemin interdit : « %(name)s »."
+                    "L’archive contient un chemin interdit : « %(name)s »."
                 ) % {"name": info.filename})
             if posixpath.basename(path).startswith("."):
                 continue
@@ -662,7 +602,7 @@ class ZIPFormat(SafeFormat):
         sheets = [p for p in members if p.rsplit(".", 1)[-1].lower() in SHEET_EXTENSIONS]
         if len(sheets) != 1:
             raise ImportFileError(_(
-                "L’archive doit contenir une seule feuille (CSV, XLSX ou JSON) ; elle en "
+                "L’archive doit contenir une seule feuille (CSV, XLSX ou JSON) ; elle en "
                 "contient %(n)s."
             ) % {"n": len(sheets)})
         sheet = sheets[0]
@@ -672,7 +612,7 @@ class ZIPFormat(SafeFormat):
             return dataset
         base = posixpath.dirname(sheet)
         column = dataset.headers.index(self.image_column)
-        images: dict[str, BundledImage] = {}
+        images: dict[str, CleanImage] = {}
         rows = []
         for number, row in enumerate(dataset, start=dataset.first_line):
             row = list(row)
@@ -685,31 +625,31 @@ class ZIPFormat(SafeFormat):
         return replace_rows(dataset, rows)
 
     @staticmethod
-    def read_image(archive, members, base, name, number) -> BundledImage:
+    def read_image(archive, members, base, name, number) -> CleanImage:
         path = safe_member_path(name)
         if path is None:
             raise ImportFileError(_(
-                "Ligne %(line)s, colonne image : chemin interdit « %(name)s »."
+                "Ligne %(line)s, colonne image : chemin interdit « %(name)s »."
             ) % {"line": number, "name": name})
         info = members.get(path) or members.get(posixpath.join(base, path))
         if info is None:
             raise ImportFileError(_(
-                "Ligne %(line)s, colonne image : « %(name)s » n’est pas dans l’archive."
+                "Ligne %(line)s, colonne image : « %(name)s » n’est pas dans l’archive."
             ) % {"line": number, "name": name})
         limit = settings.PLATEAU_IMAGE_MAX_BYTES
         if info.file_size > limit:
             raise ImportFileError(_(
-                "Ligne %(line)s, image « %(name)s » : %(size)s Mo ; le maximum est %(max)s Mo."
+                "Ligne %(line)s, image « %(name)s » : %(size)s Mo ; le maximum est %(max)s Mo."
             ) % {"line": number, "name": name, "size": megabytes(info.file_size),
                  "max": megabytes(limit)})
         with archive.open(info) as member:
             content = member.read(limit + 1)
         if len(content) > limit:
-            raise ImportFileError(_("Image « %(name)s » trop lourde.") % {"name": name})
+            raise ImportFileError(_("Image « %(name)s » trop lourde.") % {"name": name})
         try:
-            return reencode_image(content, name)
+            return import_image(content, name)
         except ImportFileError as error:
-            raise ImportFileError(_("Ligne %(line)s : %(error)s") % {
+            raise ImportFileError(_("Ligne %(line)s : %(error)s") % {
                 "line": number, "error": error}) from None
 
     def export_data(self, dataset, **kwargs):
@@ -800,7 +740,7 @@ class OpenTriviaDBFormat(BankFormat):
         items = data.get("results") if isinstance(data, dict) else data
         if not isinstance(items, list):
             raise ImportFileError(_(
-                "Ce n’est pas un fichier Open Trivia DB : la liste « results » manque."))
+                "Ce n’est pas un fichier Open Trivia DB : la liste « results » manque."))
         for number, item in enumerate(items, start=1):
             try:
                 text = html.unescape(item["question"]).strip()
@@ -809,12 +749,12 @@ class OpenTriviaDBFormat(BankFormat):
                 level = item.get("difficulty", "")
             except (KeyError, TypeError, AttributeError):
                 raise ImportFileError(_(
-                    "Question n°%(n)s : il faut « question », « correct_answer » et "
-                    "« incorrect_answers »."
+                    "Question n°%(n)s : il faut « question », « correct_answer » et "
+                    "« incorrect_answers »."
                 ) % {"n": number}) from None
             if level not in OPENTDB_DIFFICULTY:
                 raise ImportFileError(_(
-                    "Question n°%(n)s : difficulté « %(level)s » inconnue (easy, medium, hard)."
+                    "Question n°%(n)s : difficulté « %(level)s » inconnue (easy, medium, hard)."
                 ) % {"n": number, "level": level})
             yield bank_row(prefix="otdb", text=text, difficulty=OPENTDB_DIFFICULTY[level],
                            theme=html.unescape(item.get("category", "")), right=right,
@@ -831,7 +771,7 @@ class OpenQuizzDBFormat(BankFormat):
 
     def rows(self, data):
         if not isinstance(data, dict) or not isinstance(data.get("quizz"), dict):
-            raise ImportFileError(_("Ce n’est pas un fichier OpenQuizzDB : « quizz » manque."))
+            raise ImportFileError(_("Ce n’est pas un fichier OpenQuizzDB : « quizz » manque."))
         quizz = data["quizz"]
         levels = quizz.get("fr", quizz)
         meta = data.get("catégorie-nom-slogan", {})
@@ -840,7 +780,7 @@ class OpenQuizzDBFormat(BankFormat):
         credit = ", ".join(str(x) for x in (
             "OpenQuizzDB", data.get("licence") or "CC BY-SA", data.get("rédacteur")) if x)
         if not isinstance(levels, dict):
-            raise ImportFileError(_("OpenQuizzDB : les questions en français manquent."))
+            raise ImportFileError(_("OpenQuizzDB : les questions en français manquent."))
         for level, items in levels.items():
             difficulty = OPENQUIZZDB_LEVELS.get(normalise_header(level))
             if difficulty is None or not isinstance(items, list):
@@ -852,13 +792,13 @@ class OpenQuizzDBFormat(BankFormat):
                     options = [str(p).strip() for p in item["propositions"]]
                 except (KeyError, TypeError):
                     raise ImportFileError(_(
-                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : il faut "
-                        "« question », « propositions » et « réponse »."
+                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : il faut "
+                        "« question », « propositions » et « réponse »."
                     ) % {"level": level, "n": number}) from None
                 if right not in options:
                     raise ImportFileError(_(
-                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : la réponse "
-                        "« %(right)s » n’est pas parmi les propositions."
+                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : la réponse "
+                        "« %(right)s » n’est pas parmi les propositions."
                     ) % {"level": level, "n": number, "right": right})
                 wrong = [p for p in options if p != right]
                 yield bank_row(prefix="oqdb", text=text, difficulty=difficulty, theme=theme,

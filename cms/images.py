@@ -171,14 +171,15 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
     return CleanImage(content=out.getvalue(), extension=extension, path=path)
 
 
-def store_clean_image(image: CleanImage) -> str:
-    """Write a clean image under its content's name, once; return that name."""
+def store_clean_image(image: CleanImage) -> bool:
+    """Write a clean image under its content's name, once; tell whether it was new."""
     name = image.storage_name
-    if not default_storage.exists(name):
-        saved = default_storage.save(name, ContentFile(image.content))
-        if saved != name:
-            raise ValueError(f"image stored as {saved}, expected {name}")
-    return name
+    if default_storage.exists(name):
+        return False
+    saved = default_storage.save(name, ContentFile(image.content))
+    if saved != name:
+        raise ValueError(f"image stored as {saved}, expected {name}")
+    return True
 
 
 def read_upload(file) -> bytes:

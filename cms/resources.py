@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,10 +19,10 @@ from import_export import fields, resources, widgets
 from import_export.instance_loaders import CachedInstanceLoader
 
 from . import services, snapshots
-from .formats import BundledImage, ImportFileError, normalise_header, replace_rows
+from .formats import ImportFileError, normalise_header, replace_rows
 from .games import KINDS, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
-from .images import CleanImage
+from .images import CleanImage, store_clean_image
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .validation import new_errors, validate_game
 from .validators import WHOLE_NUMBER, plain_line_ends, whole_number
@@ -39,8 +38,6 @@ STATUS_WORDS = {
 STATUS_EXPORT = {Status.DRAFT: "brouillon", Status.REVIEW: "relecture",
                  Status.PUBLISHED: "publie"}
 
-# An image read from a ZIP: re-encoded, to be stored under its content's name.
-PENDING_IMAGES = (BundledImage, CleanImage)
 
 # Which column a rule of cms.validation is about, by problem code.
 COLUMN_OF_PROBLEM = {
@@ -97,16 +94,16 @@ class NumberWidget(widgets.Widget):
     def clean(self, value, row=None, **kwargs):
         if value is None or (isinstance(value, str) and not value.strip()):
             if self.required:
-                raise ValueError(_("Obligatoire : %(hint)s.") % {"hint": self.hint})
+                raise ValueError(_("Obligatoire : %(hint)s.") % {"hint": self.hint})
             return None
         try:
             number = whole_number(value, field="")
         except ValidationError as refusal:  # the column names the field
-            raise ValueError(_("« %(value)s » n’est pas un nombre écrit avec les chiffres 0 à "
-                               "9 : %(hint)s.") % {"value": refusal.params["value"],
+            raise ValueError(_("« %(value)s » n’est pas un nombre écrit avec les chiffres 0 à "
+                               "9 : %(hint)s.") % {"value": refusal.params["value"],
                                                    "hint": self.hint}) from None
         if not self.low <= number <= self.high:
-            raise ValueError(_("« %(value)s » : %(hint)s.") % {"value": value, "hint": self.hint})
+            raise ValueError(_("« %(value)s » : %(hint)s.") % {"value": value, "hint": self.hint})
         return number
 
     def render(self, value, obj=None, **kwargs):
@@ -128,7 +125,7 @@ class ChoiceWidget(widgets.Widget):
             return None
         found = self.words.get(normalise_header(text))
         if found is None:
-            raise ValueError(_("%(what)s « %(value)s » inconnu ; possibles : %(choices)s.") % {
+            raise ValueError(_("%(what)s « %(value)s » inconnu ; possibles : %(choices)s.") % {
                 "what": self.what, "value": text,
                 "choices": ", ".join(sorted(set(self.shown.values())))})
         return found
@@ -166,7 +163,7 @@ class NumbersWidget(TextWidget):
         for word in text.split():
             if not WHOLE_NUMBER.fullmatch(word) or not 1 <= int(word) <= MAX_PROPOSITIONS:
                 raise ValueError(_(
-                    "« %(word)s » : numéros de propositions attendus, de 1 à %(n)s, séparés "
+                    "« %(word)s » : numéros de propositions attendus, de 1 à %(n)s, séparés "
                     "par des espaces."
                 ) % {"word": word, "n": MAX_PROPOSITIONS})
             numbers.append(int(word))
@@ -179,7 +176,7 @@ class ImageWidget(widgets.Widget):
     """An image from a ZIP bundle, or the stored name a CSV export wrote."""
 
     def clean(self, value, row=None, **kwargs):
-        if isinstance(value, PENDING_IMAGES):
+        if isinstance(value, CleanImage):
             return value
         name = "" if value is None else str(value).strip()
         if not name:
@@ -190,7 +187,7 @@ class ImageWidget(widgets.Widget):
             known = False
         if not known:
             raise ValueError(_(
-                "Image « %(name)s » introuvable : importez les images dans une archive ZIP "
+                "Image « %(name)s » introuvable : importez les images dans une archive ZIP "
                 "(la feuille et les fichiers qu’elle nomme)."
             ) % {"name": name})
         return name
@@ -202,7 +199,7 @@ class ImageWidget(widgets.Widget):
 class ImageField(fields.Field):
     def save(self, instance, row, is_m2m=False, **kwargs):
         value = self.clean(row, **kwargs)
-        if isinstance(value, PENDING_IMAGES):
+        if isinstance(value, CleanImage):
             instance.image = value.storage_name
             instance._pending_image = value
         else:
@@ -287,13 +284,13 @@ class ContentResource(resources.ModelResource):
         unknown = [h for h in dataset.headers if h not in known]
         if unknown:
             raise ImportFileError(_(
-                "Colonne(s) inconnue(s) : %(unknown)s. Colonnes possibles : %(known)s."
+                "Colonne(s) inconnue(s) : %(unknown)s. Colonnes possibles : %(known)s."
             ) % {"unknown": ", ".join(unknown), "known": ", ".join(sorted(known))})
         if "genre" in self.required_columns and self.default_kind:
             self.fill_kind(dataset)
         missing = [c for c in self.required_columns if c not in dataset.headers]
         if missing:
-            raise ImportFileError(_("Colonne(s) manquante(s) : %(cols)s.") % {
+            raise ImportFileError(_("Colonne(s) manquante(s) : %(cols)s.") % {
                 "cols": ", ".join(missing)})
         if "ref" not in dataset.headers:
             dataset.append_col([""] * len(dataset), header="ref")
@@ -314,7 +311,7 @@ class ContentResource(resources.ModelResource):
 
     def fill_kind(self, dataset):
         if self.default_kind not in KINDS:
-            raise ImportFileError(_("Genre « %(kind)s » inconnu.") % {"kind": self.default_kind})
+            raise ImportFileError(_("Genre « %(kind)s » inconnu.") % {"kind": self.default_kind})
         # Blank lines stay blank: they are skipped, not imported as empty questions.
         filled = [any(str(v or "").strip() for v in row) for row in dataset]
         if "genre" not in dataset.headers:
@@ -399,7 +396,7 @@ class ContentResource(resources.ModelResource):
         ref = TextWidget().clean(row.get("ref"))
         if ref in self.seen_refs:
             errors["ref"] = ValidationError(
-                _("La référence « %(ref)s » est déjà utilisée ligne %(line)s du fichier."),
+                _("La référence « %(ref)s » est déjà utilisée ligne %(line)s du fichier."),
                 code="ref_repeated", params={"ref": ref, "line": self.line(self.seen_refs[ref])})
         self.seen_refs[ref] = number
         changed = self.changed_since_preview(ref)
@@ -539,7 +536,7 @@ class ContentResource(resources.ModelResource):
                         continue
                     column = NON_FIELD_ERRORS
                     if problem.target is not None:
-                        message = _("« %(other)s » (hors du fichier) : %(msg)s") % {
+                        message = _("« %(other)s » (hors du fichier) : %(msg)s") % {
                             "other": problem.target.ref, "msg": message}
                 self.add_row_error(result, invalid, number, column, message)
 
@@ -692,7 +689,7 @@ class QuestionResource(ContentResource):
     def before_save_instance(self, instance, row, **kwargs):
         super().before_save_instance(instance, row, **kwargs)
         pending = getattr(instance, "_pending_image", None)
-        if pending is not None and not kwargs.get("dry_run") and store_image(pending):
+        if pending is not None and not kwargs.get("dry_run") and store_clean_image(pending):
             self.written_images.append(pending.storage_name)
 
     def bulk_create(self, using_transactions, dry_run, raise_errors, batch_size=None,
@@ -730,17 +727,6 @@ class QuestionResource(ContentResource):
         return data
 
 
-def store_image(image: BundledImage | CleanImage) -> bool:
-    """Write a re-encoded image under its content's name, once; tell whether it was new."""
-    name = image.storage_name
-    if default_storage.exists(name):
-        return False
-    saved = default_storage.save(name, ContentFile(image.content))
-    if saved != name:
-        raise ValueError(f"image stored as {saved}, expected {name}")
-    return True
-
-
 class QuestionImageResource(QuestionResource):
     """Attach images to questions that already exist: a ZIP of « ref, image » and the files."""
 
@@ -765,7 +751,7 @@ class QuestionImageResource(QuestionResource):
         errors = {}
         if instance.pk is None:
             errors["ref"] = ValidationError(
-                _("Aucune question n’a la référence « %(ref)s »."), code="unknown_ref",
+                _("Aucune question n’a la référence « %(ref)s »."), code="unknown_ref",
                 params={"ref": row.get("ref")})
         try:
             super().import_instance(instance, row, **kwargs)
@@ -846,19 +832,19 @@ class CardResource(ContentResource):
         errors = []
         unknown = [r for r in refs if r not in self.questions]
         if unknown:
-            errors.append(_("Question(s) inconnue(s) : %(refs)s.") % {"refs": ", ".join(unknown)})
+            errors.append(_("Question(s) inconnue(s) : %(refs)s.") % {"refs": ", ".join(unknown)})
         repeated = sorted({r for r in refs if refs.count(r) > 1})
         if repeated:
-            errors.append(_("Question répétée : %(refs)s.") % {"refs": ", ".join(repeated)})
+            errors.append(_("Question répétée : %(refs)s.") % {"refs": ", ".join(repeated)})
         for ref in refs:
             holder = self.claimed.get(ref)
             if holder and holder != instance.ref:
-                errors.append(_("La question « %(q)s » est déjà sur la carte « %(card)s » "
+                errors.append(_("La question « %(q)s » est déjà sur la carte « %(card)s » "
                                 "du fichier.") % {"q": ref, "card": holder})
                 continue
             current = self.card_of_question.get(ref)
             if current and current != instance.ref and current not in self.file_cards:
-                errors.append(_("La question « %(q)s » est déjà sur la carte « %(card)s ».")
+                errors.append(_("La question « %(q)s » est déjà sur la carte « %(card)s ».")
                               % {"q": ref, "card": current})
             self.claimed[ref] = instance.ref
         if errors:
@@ -893,7 +879,7 @@ class CardResource(ContentResource):
             partner = partners.get(ref) if ref else None
             if ref and partner is None:
                 self.add_row_error(result, invalid, number, "paire", _(
-                    "Aucune carte n’a la référence « %(ref)s ».") % {"ref": ref})
+                    "Aucune carte n’a la référence « %(ref)s ».") % {"ref": ref})
                 continue
             if partner is not None and partner.pk == card.pk:
                 self.add_row_error(result, invalid, number, "paire", _(

@@ -295,11 +295,12 @@ def _store_image(value) -> str:
         return ""
     if isinstance(value, str):
         return value
-    if isinstance(value, CleanImage):
-        return store_clean_image(value)
     if hasattr(value, "name") and not hasattr(value, "storage"):  # an uploaded file
         # Checked again here, not trusted from the form: services are the one way in.
-        return store_clean_image(clean_image(read_upload(value), path=value.name))
+        value = clean_image(read_upload(value), path=value.name)
+    if isinstance(value, CleanImage):
+        store_clean_image(value)
+        return value.storage_name
     return getattr(value, "name", "") or ""
 
 
@@ -693,7 +694,7 @@ def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
             objects.remove(obj)
             refused[obj] = [_message_problem(obj, StatusRefused(messages=[_(
                 "Publié : seul un relecteur le retire du jeu, avec un motif (action « Retirer "
-                "du jeu »).")]))]
+                "du jeu »).")]))]
     if status == Status.DRAFT:
         with transaction.atomic(), reversion.create_revision():
             return moved + _move(objects, status, user), refused

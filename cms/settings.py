@@ -13,7 +13,6 @@ from urllib.parse import unquote, urlsplit
 
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -258,8 +257,8 @@ if AXES_FAILURE_LIMIT < 1 or _COOLOFF_MINUTES < 1:
 AXES_COOLOFF_TIME = timedelta(minutes=_COOLOFF_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_COOLOFF_MESSAGE = _("Trop de tentatives de connexion depuis cette adresse : "
-                         "réessayez dans quelques minutes.")
+# The lockout page (admin look, the cool-off in minutes, HTTP 429).
+AXES_LOCKOUT_CALLABLE = "cms.admin_site.lockout"
 # Behind a reverse proxy every request comes from the proxy: name the header it sets and how
 # many proxies stand in front, or one client's mistakes lock everyone out. Left at
 # REMOTE_ADDR, a forged X-Forwarded-For cannot dodge the lock.

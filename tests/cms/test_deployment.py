@@ -45,8 +45,21 @@ def test_after_too_many_wrong_passwords_even_the_right_one_is_refused(client, ed
     response = log_in(client, editor.username, PASSWORD, "203.0.113.1")
 
     assert response.status_code == 429
-    assert "Trop de tentatives de connexion" in response.content.decode()
+    page = response.content.decode()
+    assert "Trop de tentatives de connexion" in page
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    assert f"Réessayez dans {minutes}\u00a0minutes" in page
+    assert 'href="/admin/login/"' in page  # the way back, in the admin's own page
     assert client.get("/admin/").status_code == 302  # still sent to the login page
+
+
+def test_the_lockout_page_says_one_minute_in_the_singular(client, editor, settings):
+    settings.AXES_COOLOFF_TIME = timedelta(seconds=40)
+    fail_until_locked(client, editor.username, "203.0.113.1")
+
+    page = log_in(client, editor.username, PASSWORD, "203.0.113.1").content.decode()
+
+    assert "Réessayez dans 1\u00a0minute." in page
 
 
 def test_a_wrong_password_below_the_limit_does_not_lock(client, editor):

@@ -172,18 +172,10 @@ def test_the_admin_refuses_a_polyglot_upload_and_creates_nothing(editor_client):
     assert not Question.objects.exists()
 
 
-# --- the ZIP import through the same path (cms.formats calls cms.images.import_image) -------
+# --- the ZIP import through the same path ---------------------------------------------
 
 
-@pytest.fixture
-def zip_through_cms_images(monkeypatch):
-    """Send the ZIP reader's images through cms.images, as the one-line change in formats does."""
-    from cms import formats, images
-
-    monkeypatch.setattr(formats, "reencode_image", images.import_image)
-
-
-def test_a_zip_import_stores_an_image_as_the_form_does(db, zip_through_cms_images):
+def test_a_zip_import_stores_an_image_as_the_form_does(db):
     from cms.formats import ZIPFormat
     from tests.cms.test_import_files import etoile_bundle, run_import
 
@@ -195,7 +187,7 @@ def test_a_zip_import_stores_an_image_as_the_form_does(db, zip_through_cms_image
         assert not Image.open(stored).getexif()
 
 
-def test_a_zip_import_refuses_a_polyglot_in_french(db, zip_through_cms_images):
+def test_a_zip_import_refuses_a_polyglot_in_french(db):
     from cms.formats import ZIPFormat
     from tests.cms.test_import_files import etoile_bundle, refusal
 

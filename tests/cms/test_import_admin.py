@@ -150,7 +150,7 @@ def links(response) -> set[str]:
 
 
 @pytest.mark.parametrize("persona", ["editor_client", "reviewer_client"])
-def test_an_editor_and_a_reviewer_see_import_and_export_on_the_question_list(request, persona):
+def test_an_editor_and_a_reviewer_see_import_and_export_on_the_question_list(db, request, persona):
     client = request.getfixturevalue(persona)
 
     page = client.get(reverse("admin:cms_question_changelist"))
