@@ -339,7 +339,7 @@ class Correction(models.Model):
         ]
 
     def __str__(self):
-        return _("Correction de « %(obj)s »") % {"obj": self.target}
+        return _("Correction de « %(obj)s »") % {"obj": self.target}
 
     @property
     def target(self):

@@ -105,7 +105,7 @@ def form_errors(form) -> list[str]:
     lines = []
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else None
-        lines.extend(_("%(field)s : %(error)s") % {"field": label, "error": error} if label
+        lines.extend(_("%(field)s : %(error)s") % {"field": label, "error": error} if label
                      else str(error) for error in errors)
     return lines
 
@@ -193,8 +193,8 @@ def refusal_message(problems) -> str:
           if row["url"] else format_html("{} : {}", row["target"], row["message"]),)
          for row in rows))
     return format_html("{}<ul>{}</ul>", ngettext(
-        "Rien n’est imprimé : %(n)s problème à corriger.",
-        "Rien n’est imprimé : %(n)s problèmes à corriger.", len(rows)) % {"n": len(rows)},
+        "Rien n’est imprimé : %(n)s problème à corriger.",
+        "Rien n’est imprimé : %(n)s problèmes à corriger.", len(rows)) % {"n": len(rows)},
         items)
 
 
@@ -211,14 +211,14 @@ def print_selection(modeladmin, request, queryset):
     games = {obj.game.slug for obj in objects}
     if len(games) != 1:
         modeladmin.message_user(request, _(
-            "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."),
+            "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."),
             messages.ERROR)
         return None
     game = GAMES[games.pop()]
     products = products_printing(game, queryset.model, {obj.kind for obj in objects})
     if not products:
         modeladmin.message_user(request, _(
-            "Aucun produit de %(game)s n’imprime ces éléments : une question posée sur une "
+            "Aucun produit de %(game)s n’imprime ces éléments : une question posée sur une "
             "carte s’imprime avec sa carte.") % {"game": game.name}, messages.WARNING)
         return None
     options = PrintOptions()

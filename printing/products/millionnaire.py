@@ -258,7 +258,7 @@ QUESTION_CARDS = Deck(
     slug="questions",
     code="MIL",
     label=_("Cartes questions"),
-    description=_("Une carte par question de l’échelle ; au dos, le palier et la bonne "
+    description=_("Une carte par question de l’échelle ; au dos, le palier et la bonne "
                   "réponse, exactement derrière la question."),
     kind="echelle",
     to_item=ladder_card,
@@ -347,7 +347,7 @@ def answer_back_form(pen: Pen) -> None:
 ANSWER_CARDS = Deck(
     slug="reponses",
     label=_("Cartes réponses A, B, C, D"),
-    description=_("Quatre cartes par joueur, pour une table de huit : une couleur et un "
+    description=_("Quatre cartes par joueur, pour une table de huit : une couleur et un "
                   "numéro par joueur, le même dos pour toutes."),
     items=answer_cards,
     front=answer_front,
@@ -530,7 +530,7 @@ JOKER_TOKENS = Deck(
     code="JOK",
     label=_("Jetons jokers"),
     description=_("Les trois jokers (50:50, Vote du public, Coup de fil à un ami) de huit "
-                  "joueurs, en jetons ronds de 3 cm ; on retourne le jeton sur « utilisé »."),
+                  "joueurs, en jetons ronds de 3 cm ; on retourne le jeton sur « utilisé »."),
     items=joker_tokens,
     front=joker_token_front,
     back=joker_token_back,
@@ -614,7 +614,7 @@ def answer_pad(pen: Pen) -> None:
     pen.rect(swatch, fill=GOLD, stroke=NAVY, width=0.2, radius=1)
     pen.text(str(SAFE_LEVEL), swatch, size=8, font=BOLD, fill=NAVY, align="centre",
              valign="middle", label=str(SAFE_LEVEL))
-    rule = str(_("Mauvaise réponse, le joueur repart avec :")) + " " + " · ".join(
+    rule = str(_("Mauvaise réponse, le joueur repart avec :")) + " " + " · ".join(
         fallback_rule(band) for band in fallback_bands())
     pen.text(rule, Rect(swatch.right + 3, top - 5, page.right - swatch.right - 3, 5.5),
              size=8.5, font=BOLD, fill=NAVY, valign="middle", label=_("paliers"))
@@ -701,7 +701,7 @@ def answer_pad_pages(options, items) -> list[Page]:
 ANSWER_PAD = Sheets(
     slug="bloc-reponse",
     label=_("Bloc réponse"),
-    description=_("La feuille de score du maître de jeu : huit joueurs, huit manches, les "
+    description=_("La feuille de score du maître de jeu : huit joueurs, huit manches, les "
                   "gains, les jokers cochés, les paliers et les totaux."),
     pages=answer_pad_pages,
 )
@@ -736,7 +736,7 @@ def ladder_poster(pen: Pen) -> None:
         for y in (low, high):
             pen.line(side.x - 2.5, y, side.x, y, stroke=NAVY, width=0.6)
         middle = (low + high) / 2
-        pen.text(str(_("Mauvaise réponse ici :")), Rect(side.x + 4, middle + 1, side.w - 4, 11),
+        pen.text(str(_("Mauvaise réponse ici :")), Rect(side.x + 4, middle + 1, side.w - 4, 11),
                  size=11, min_size=7, font=BOLD, fill=NAVY, valign="bottom",
                  label=str(SAFE_LEVEL))
         pen.text(str(_("vous repartez avec")), Rect(side.x + 4, middle - 5, side.w - 4, 5.5),
@@ -766,7 +766,7 @@ def ladder_row(pen: Pen, step: LadderStep, box: Rect) -> None:
 
 JOKER_HINTS = {
     "cinquante": _("Le maître de jeu vous rend deux cartes, dont la bonne réponse."),
-    "public": _("Chacun vote en secret ; le maître de jeu ajoute la bonne réponse."),
+    "public": _("Chacun vote en secret ; le maître de jeu ajoute la bonne réponse."),
     "ami": _("Un joueur de votre choix vous glisse sa réponse."),
 }
 
@@ -774,13 +774,13 @@ JOKER_HINTS = {
 def jokers_reminder(pen: Pen, area: Rect) -> None:
     """The three jokers as on their tokens, how each works and how they are spent."""
     pen.rect(area, fill=NAVY, radius=3)
-    pen.text(str(_("Les jokers : chacun une seule fois par partie, plusieurs sur la même "
+    pen.text(str(_("Les jokers : chacun une seule fois par partie, plusieurs sur la même "
                    "question si vous voulez.")), Rect(area.x + 5, area.top - 9, area.w - 10, 7),
              size=11, min_size=7, font=BOLD, fill=GOLD, align="centre", valign="middle",
              label=str(_("jokers")))
     tries = {"public": SPEC.rules.public_tries_two_players,
              "ami": SPEC.rules.friend_tries_two_players}
-    pen.text(str(_("À deux joueurs : %(public)s essais avec le Vote du public, %(ami)s avec "
+    pen.text(str(_("À deux joueurs : %(public)s essais avec le Vote du public, %(ami)s avec "
                    "le Coup de fil à un ami.") % tries), Rect(area.x + 5, area.y + 2,
                                                            area.w - 10, 6),
              size=9, min_size=7, fill=WHITE, align="centre", valign="middle",
@@ -810,7 +810,7 @@ def ladder_poster_pages(options, items) -> list[Page]:
 LADDER_POSTER = Sheets(
     slug="echelle",
     label=_("Affiche de l’échelle des gains"),
-    description=_("Une page : les quinze questions de 200 € à 1 000 000 €, les paliers en or "
+    description=_("Une page : les quinze questions de 200 € à 1 000 000 €, les paliers en or "
                   "et ce que rapporte une mauvaise réponse."),
     pages=ladder_poster_pages,
 )
@@ -1056,7 +1056,7 @@ def holder_in_use(pen: Pen, net: HolderNet, area: Rect) -> None:
         if y < window.top - 1:
             pen.line(card.x + 1.5, y, card.right - 1.5 - line * card.w * 0.15, y, stroke=GREY,
                      width=0.4)
-    pen.text(str(_("Monté : la carte entre par le haut, la question dans la fenêtre.")),
+    pen.text(str(_("Monté : la carte entre par le haut, la question dans la fenêtre.")),
              Rect(area.x, holder.y - 8, area.w, 6), size=8, fill=GREY, align="centre",
              valign="middle", label=_("légende"))
 
@@ -1068,7 +1068,7 @@ def holder_pages(options, items) -> list[Page]:
 CARD_HOLDER = Sheets(
     slug="porte-carte",
     label=_("Porte-carte"),
-    description=_("Le porte-carte du maître de jeu, à découper, plier et coller : la "
+    description=_("Le porte-carte du maître de jeu, à découper, plier et coller : la "
                   "question se lit par la fenêtre, la bonne réponse reste cachée au dos de "
                   "la carte. À la taille des cartes choisie."),
     pages=holder_pages,

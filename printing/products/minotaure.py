@@ -308,7 +308,7 @@ def _margins(pen: Pen, lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[T
                     font=BOLD, fill=INK, valign="middle", label=_("feuille"))
     name_w = (max(text_width(line, name.font, name.size) for line in name.lines) / mm + 4
               if name else text.w * 0.45)
-    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100 %% : coupez le "
+    note = _("Plateau de %(size)s cm en %(count)s feuilles, à imprimer à 100 %% : coupez le "
              "pointillé, collez sur la zone grise.") % {
         "size": french_number(board_size(lab) / 10), "count": len(tiles)}
     pen.text(str(note), Rect(text.x + name_w, text.y, text.w - name_w, text.h), size=7,
@@ -337,7 +337,7 @@ def a3_zoom(lab: Labyrinth, w: float, h: float) -> float:
 
 
 def a3_scale_text(lab: Labyrinth, zoom: float) -> str:
-    return str(_("Échelle %(percent)s %% : plateau de %(size)s cm ; prévoir des billes de "
+    return str(_("Échelle %(percent)s %% : plateau de %(size)s cm ; prévoir des billes de "
                  "%(marble)s mm et un calot de %(minotaur)s mm.") % {
         "percent": round(zoom * 100),
         "size": french_number(board_size(lab) * zoom / 10),
@@ -346,11 +346,11 @@ def a3_scale_text(lab: Labyrinth, zoom: float) -> str:
 
 
 LEGEND = (
-    _("Salle centrale : les dix prisonniers y commencent ; le Minotaure qui y entre "
+    _("Salle centrale : les dix prisonniers y commencent ; le Minotaure qui y entre "
       "élimine tous les prisonniers présents."),
-    _("Départ du Minotaure : entre deux intersections du cercle extérieur."),
-    _("Prisonniers : une bille sur chaque cercle de couleur, au centre du labyrinthe."),
-    _("Un coup qui fait passer une bille à travers un mur est annulé : toutes les billes "
+    _("Départ du Minotaure : entre deux intersections du cercle extérieur."),
+    _("Prisonniers : une bille sur chaque cercle de couleur, au centre du labyrinthe."),
+    _("Un coup qui fait passer une bille à travers un mur est annulé : toutes les billes "
       "déplacées reviennent à leur place."),
 )
 
@@ -544,7 +544,7 @@ def ball_of_thread(pen: Pen, cx: float, cy: float, r: float) -> None:
 
 
 ARIANE_RULE = (
-    (_("À votre tour, défaussez-la : une pichenette de plus."), 9.5, BOLD, INK, _("règle")),
+    (_("À votre tour, défaussez-la : une pichenette de plus."), 9.5, BOLD, INK, _("règle")),
     (_("Avec n’importe quelle bille, sauf le Minotaure. Qui élimine un joueur qui a encore "
        "la sienne la lui prend."), 7.5, REGULAR, GREY, _("précision")),
 )
@@ -564,9 +564,9 @@ def ariane_front(pen: Pen, number: int) -> None:
 
 THESEE_GOLD = "#e2b93b"  # the Thésée marble, in no prisoner's colour
 THESEE_RULE = (
-    (_("Mise en place : la bille Thésée part avec les prisonniers, dans la salle "
+    (_("Mise en place : la bille Thésée part avec les prisonniers, dans la salle "
        "centrale."), 7.5, REGULAR, INK, _("mise en place")),
-    (_("Thésée touche le Minotaure : il est éliminé."), 9.5, BOLD, INK,
+    (_("Thésée touche le Minotaure : il est éliminé."), 9.5, BOLD, INK,
      _("règle")),
     (_("La partie s’arrête aussitôt. Le joueur qui a joué ce coup gagne, quel que soit le "
        "nombre de prisonniers en jeu."), 7.5, REGULAR, INK, _("victoire")),
@@ -615,7 +615,7 @@ def chart_page(options, items) -> list[Page]:
         pen.text(str(_("Le jeu du Minotaure — nuancier des billes")),
                  Rect(inner.x, inner.top - 12, inner.w, 12), size=18, font=BOLD, fill=BROWN,
                  align="centre", valign="middle", label=_("titre"))
-        pen.text(str(_("Posez chaque bille prisonnier sur sa couleur : la carte Thésée de "
+        pen.text(str(_("Posez chaque bille prisonnier sur sa couleur : la carte Thésée de "
                        "même couleur désigne la bille que son joueur défend en secret. Une "
                        "couleur que personne ne tient est une bille neutre.")),
                  Rect(inner.x, inner.top - 32, inner.w, 18), size=10, min_size=7,
@@ -664,7 +664,7 @@ def _chart_minotaur(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     pen.centred("M", cx, box.y + box.h / 2, size=18, font=BOLD, fill=MINOTAUR_RED)
     _chart_footer_text(pen, box, cx + r + 6, str(_(
         "Le Minotaure est un calot de %(size)s mm, d’une autre couleur que les dix "
-        "prisonniers ; posez-le entre deux intersections du cercle extérieur.") % {
+        "prisonniers ; posez-le entre deux intersections du cercle extérieur.") % {
         "size": french_number(lab.minotaur_diameter)}), _("minotaure"))
 
 
@@ -674,8 +674,8 @@ def _chart_thesee(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     cx = box.x + 6 + lab.minotaur_diameter / 2
     draw_marble(pen, cx, box.y + box.h / 2, r, THESEE_GOLD)
     _chart_footer_text(pen, box, cx + lab.minotaur_diameter / 2 + 6, str(_(
-        "Variante Thésée : une bille de plus, de %(size)s mm, d’une couleur qu’aucun "
-        "prisonnier n’a (dorée, par exemple). Elle part avec les prisonniers ; si elle "
+        "Variante Thésée : une bille de plus, de %(size)s mm, d’une couleur qu’aucun "
+        "prisonnier n’a (dorée, par exemple). Elle part avec les prisonniers ; si elle "
         "touche le Minotaure, il est éliminé et le joueur qui a joué ce coup gagne.") % {
         "size": french_number(lab.marble_diameter)}), _("variante Thésée"))
 
@@ -709,7 +709,7 @@ THESEE = Deck(
 ARIANE = Deck(
     slug="ariane",
     label=_("Cartes Ariane"),
-    description=_("Dix cartes de la variante Ariane : une pichenette de plus."),
+    description=_("Dix cartes de la variante Ariane : une pichenette de plus."),
     items=lambda: list(range(1, ARIANE_CARDS + 1)),
     front=ariane_front,
     back_form=ariane_back_form,
@@ -718,7 +718,7 @@ ARIANE = Deck(
 THESEE_VARIANT = Deck(
     slug="variante-thesee",
     label=_("Carte de la variante Thésée"),
-    description=_("Une carte à poser sur la table quand on joue avec la bille Thésée : sa "
+    description=_("Une carte à poser sur la table quand on joue avec la bille Thésée : sa "
                   "mise en place, ce qu’elle fait au Minotaure et qui gagne alors."),
     items=lambda: [1],
     front=thesee_variant_front,

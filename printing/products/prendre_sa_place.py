@@ -787,7 +787,7 @@ QUALIFS_CARDS = Deck(
     code="QUA",
     label=gettext_lazy("Cartes Les Qualifs"),
     description=gettext_lazy("Deux questions par carte, chacune jouable en DUO, CARRÉ ou "
-                             "CASH : la bonne réponse en gras, l’autre proposition du DUO "
+                             "CASH : la bonne réponse en gras, l’autre proposition du DUO "
                              "marquée, la réponse CASH et ses variantes."),
     kind="qualifs",
     to_item=question_card,
@@ -799,7 +799,7 @@ COMPET_CARDS = Deck(
     slug="compet",
     code="CMP",
     label=gettext_lazy("Cartes La Compet’"),
-    description=gettext_lazy("Un thème et 14 questions : DUO, CARRÉ, CASH puis la réserve "
+    description=gettext_lazy("Un thème et 14 questions : DUO, CARRÉ, CASH puis la réserve "
                              "du Super Cash. Fiche de 120 × 180 mm, deux par feuille, "
                              "quelle que soit la taille de carte choisie."),
     kind="compet",
@@ -978,8 +978,8 @@ def compet_sheet(pen: Pen, area: Rect) -> None:
     """One player's sheet: the two Qualifs answers, the nine Compet’ answers, the Super Cash."""
     inner = sheet_header(pen, area, _("Feuille La Compet’"))
     y = inner.top - 6
-    write_in(pen, _("Joueur :"), inner.x, y, inner.w * 0.45)
-    write_in(pen, _("Thème :"), inner.x + inner.w * 0.5, y, inner.w * 0.5)
+    write_in(pen, _("Joueur :"), inner.x, y, inner.w * 0.45)
+    write_in(pen, _("Thème :"), inner.x + inner.w * 0.5, y, inner.w * 0.5)
     qualifs_rows = 2
     compet_rows = len([s for s in COMPET_SLOTS if s != SUPER_CASH]) + 2
     fixed = 4 + 6 + 5 + 5.5 + 4 + 6 + 5
@@ -996,7 +996,7 @@ def compet_sheet(pen: Pen, area: Rect) -> None:
 
     starts = SPEC.rules.compet_starts
     y -= 5.5
-    words(pen, _("Case de départ de La Compet’ :"), Rect(inner.x, y - 1, 52, 5), size=7.5,
+    words(pen, _("Case de départ de La Compet’ :"), Rect(inner.x, y - 1, 52, 5), size=7.5,
           font=BOLD)
     x = inner.x + 52
     for index, start in enumerate(starts):
@@ -1016,7 +1016,7 @@ def compet_sheet(pen: Pen, area: Rect) -> None:
             continue
         rows.append([str(number), format_cell(slot), points_label(FORMATS[slot].points),
                      blank, tick_cell, blank])
-    pool = _("question n° ____ (%(a)s à %(b)s) :") % {"a": SUPER_CASH_POOL[0],
+    pool = _("question n° ____ (%(a)s à %(b)s) :") % {"a": SUPER_CASH_POOL[0],
                                                       "b": SUPER_CASH_POOL[-1]}
     rows.append([blank, format_cell(SUPER_CASH),
                  f"{signed(SUPER_CASH_POINTS)} / {signed(-SUPER_CASH_POINTS)}",
@@ -1024,7 +1024,7 @@ def compet_sheet(pen: Pen, area: Rect) -> None:
                                         size=7, fill=GREY),
                  tick_cell, blank])
     rows.append([blank, blank, blank,
-                 lambda pen, box: words(pen, _("Total : case de départ + points ="),
+                 lambda pen, box: words(pen, _("Total : case de départ + points ="),
                                         box.inset(2, 0.5), size=8, font=BOLD, align="right"),
                  blank, blank])
     table(pen, inner.x, y, inner.w, columns, rows, row_h=row_h, head_h=5)
@@ -1045,13 +1045,13 @@ def defi_sheet(pen: Pen, area: Rect) -> None:
     """One player's Défi: a format to tick and an answer per question, then the bluff."""
     inner = sheet_header(pen, area, _("Feuille Le Défi"))
     y = inner.top - 6
-    write_in(pen, _("Joueur :"), inner.x, y, inner.w * 0.34)
+    write_in(pen, _("Joueur :"), inner.x, y, inner.w * 0.34)
     x = inner.x + inner.w * 0.37
     for role in (_("Challenger"), _("Champion")):
         checkbox(pen, x, y)
         words(pen, role, Rect(x + 4.2, y - 0.8, 24, 5), size=8, font=BOLD)
         x += 26
-    write_in(pen, _("Thème :"), x + 2, y, inner.right - x - 2)
+    write_in(pen, _("Thème :"), x + 2, y, inner.right - x - 2)
 
     questions = SPEC.kind("defi").questions_per_card
     bluff_h = 24.0
@@ -1077,20 +1077,20 @@ def coup_de_bluff(pen: Pen, box: Rect) -> None:
     pen.rect(box, fill=LIGHT, stroke=RED, width=0.4, radius=1.5)
     line = box.top - 4.5
     tag_w = tag(pen, _("COUP DE BLUFF"), box.x + 2.5, line, size=7.5, colour=RED)
-    words(pen, _("Avant le décompte, le Champion peut annoncer le score EXACT du Challenger ; "
+    words(pen, _("Avant le décompte, le Champion peut annoncer le score EXACT du Challenger ; "
                  "le Challenger peut refuser."),
           Rect(box.x + tag_w + 5, line - 2.5, box.w - tag_w - 7, 5), size=7.5)
     line -= 7.5
-    write_in(pen, _("Score annoncé :"), box.x + 3, line - 1.2, 60, size=8)
+    write_in(pen, _("Score annoncé :"), box.x + 3, line - 1.2, 60, size=8)
     x = box.x + 72
     checkbox(pen, x, line - 1.5)
     words(pen, _("refusé par le Challenger"), Rect(x + 4.5, line - 2.5, 40, 5), size=7.5)
-    words(pen, _("Sans bluff : à égalité ou mieux, le Champion garde sa place."),
+    words(pen, _("Sans bluff : à égalité ou mieux, le Champion garde sa place."),
           Rect(x + 46, line - 2.5, box.right - x - 48, 5), size=7, fill=GREY, align="right")
     line -= 6.5
     x = box.x + 3
-    for outcome in (_("juste : le Champion garde sa place"),
-                    _("faux : le Challenger prend sa place")):
+    for outcome in (_("juste : le Champion garde sa place"),
+                    _("faux : le Challenger prend sa place")):
         checkbox(pen, x, line - 1.5)
         words(pen, outcome, Rect(x + 4.5, line - 2.5, 64, 5), size=7.5)
         x += 69
@@ -1145,8 +1145,8 @@ def square(pen: Pen, box: Rect, number: int, *, fill: str = WHITE, stroke: str =
 
 def compet_caption() -> str:
     starts = SPEC.rules.compet_starts
-    return _("Départ selon Les Qualifs : %(starts)s. Super Cash : %(plus)s ou %(minus)s. "
-             "Cases grises : seulement après un Super Cash raté.") % {
+    return _("Départ selon Les Qualifs : %(starts)s. Super Cash : %(plus)s ou %(minus)s. "
+             "Cases grises : seulement après un Super Cash raté.") % {
         "starts": ", ".join(f"{start_label(i, len(starts))} {signed(s)}"
                             for i, s in enumerate(starts)),
         "plus": signed(SUPER_CASH_POINTS), "minus": signed(-SUPER_CASH_POINTS)}
@@ -1293,7 +1293,7 @@ def fauteuil(pen: Pen) -> None:
     words(pen, _("Le fauteuil rouge"), Rect(m, pen.h - m - 9, pen.w - 2 * m, 9), size=16,
           font=BOLD, fill=RED)
     words(pen, _("Découpez le contour, pliez sur les pointillés, collez la languette sous la "
-                 "base : le fauteuil tient debout à côté du Champion."),
+                 "base : le fauteuil tient debout à côté du Champion."),
           Rect(m, pen.h - m - 18, pen.w - 2 * m, 8), size=9, valign="top")
     w, face_h, base_h, tab_h = 90.0, 80.0, 40.0, 12.0
     height = base_h + 2 * face_h + tab_h
@@ -1352,7 +1352,7 @@ def pions_pages(options, items) -> list[Page]:
 COMPET_SHEET = Sheets(
     slug="feuille-compet",
     label=gettext_lazy("Feuille La Compet’"),
-    description=gettext_lazy("Deux feuilles par page : les deux réponses des Qualifs, les "
+    description=gettext_lazy("Deux feuilles par page : les deux réponses des Qualifs, les "
                              "neuf de La Compet’ avec leur format et leurs points, le Super "
                              "Cash et le total."),
     pages=compet_sheet_pages,
@@ -1361,7 +1361,7 @@ COMPET_SHEET = Sheets(
 DEFI_SHEET = Sheets(
     slug="feuille-defi",
     label=gettext_lazy("Feuille Le Défi"),
-    description=gettext_lazy("Deux feuilles par page : six réponses, le format coché pour "
+    description=gettext_lazy("Deux feuilles par page : six réponses, le format coché pour "
                              "chacune, le total et le coup de bluff."),
     pages=defi_sheet_pages,
 )

@@ -299,7 +299,7 @@ def reward_panel(pen: Pen, reward: str, room: Rect) -> None:
     reward_icon(pen, reward, panel.x + panel.w / 2, caption.top + above / 2, icon)
     name = reward_name(reward)
     # A no-break space keeps "1 shuriken" together when a mini card wraps the label.
-    text = (_("Récompense : 1 %(reward)s") % {"reward": name}).replace(f" {name}",
+    text = (_("Récompense : 1 %(reward)s") % {"reward": name}).replace(f" {name}",
                                                                       f"{NBSP}{name}")
     pen.text(text, ink_box(caption, size), size=size, font=BOLD, fill=PURPLE,
              align="centre", valign="middle", label=_("récompense"))
@@ -368,7 +368,7 @@ def card_back(pen: Pen) -> None:
 NUMBER_CARDS = Deck(
     slug="nombres",
     label=gettext_lazy("Cartes nombres"),
-    description=gettext_lazy("Une carte par nombre, de la plus froide à la plus chaude ; "
+    description=gettext_lazy("Une carte par nombre, de la plus froide à la plus chaude ; "
                              "les nombres qui se lisent aussi à l’envers sont soulignés."),
     items=lambda: [NumberCard(v) for v in range(LOWEST, HIGHEST + 1)],
     front=number_front,

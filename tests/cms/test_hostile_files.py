@@ -270,7 +270,7 @@ def test_repeated_columns_are_named_once_each():
     headers = [f"c{n}" for n in range(150)] + ["c3", "c7"]
     data = (";".join(headers) + "\r\n" + ";".join("x" * len(headers)) + "\r\n").encode()
 
-    assert refusal(CSVFormat(), data) == "Colonne en double : c3, c7."
+    assert refusal(CSVFormat(), data) == "Colonne en double : c3, c7."
 
 
 def test_a_workbook_whose_dimension_claims_16_384_columns_is_read_at_its_real_width():

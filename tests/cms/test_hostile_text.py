@@ -78,7 +78,7 @@ def test_an_import_refuses_a_difficulty_in_other_digits(db, value):
     result = run_import(CSVFormat(), data)
 
     message = " ".join(row_errors(result)[2]["difficulte"])
-    assert f"« {value} » n’est pas un nombre écrit avec les chiffres 0 à 9" in message
+    assert f"« {value} » n’est pas un nombre écrit avec les chiffres 0 à 9" in message
     assert not Question.objects.exists()
 
 

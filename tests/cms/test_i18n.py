@@ -1,6 +1,7 @@
 """The UI speaks French by default and English on request, from an up-to-date catalogue."""
 
 import gettext
+import re
 import shutil
 import subprocess
 import sys
@@ -90,3 +91,17 @@ def test_the_admin_speaks_english_once_chosen(reviewer_client):
     page = response.content.decode()
     assert "Rules and components" in page
     assert "Règles et composants" not in page
+
+
+# French typography: U+00A0 before « : », U+202F before ; ! ? and inside guillemets. A plain
+# space there breaks a lone « ? » or « » » onto the next line in every page and message.
+PLAIN_SPACE_BEFORE = re.compile(r" [:;!?»]|« ")
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_french_ui_string_has_french_spacing(domain):
+    entries = catalogue(LOCALE / f"{domain}.po")
+    msgids = list(entries)
+
+    assert [m for m in msgids if PLAIN_SPACE_BEFORE.search(m)] == []
+    assert any("\u00a0:" in m for m in msgids) or domain == "djangojs"

@@ -230,7 +230,7 @@ def test_it_asks_for_at_least_one_product(editor_client, millionnaire):
 
     assert response.status_code == 400
     assert response.json()["errors"] == [
-        "Produits : Choisissez au moins un produit à imprimer."]
+        "Produits : Choisissez au moins un produit à imprimer."]
 
 
 def test_a_refused_print_lists_the_problem_with_a_link_to_the_card(editor_client, title_cards):
@@ -382,7 +382,7 @@ def test_the_selection_action_refuses_cards_of_two_games(editor_client, title_ca
     assert response.status_code == 302
     messages = [str(m) for m in response.wsgi_request._messages]
     assert messages == [
-        "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."]
+        "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."]
 
 
 def test_the_selection_action_refuses_cards_with_errors_and_links_to_them(editor_client,
@@ -435,4 +435,4 @@ def test_the_preview_error_is_json_a_script_can_read(editor_client):
     response = editor_client.get(preview_url(), {**QUESTIONS, "bleed": "abc"})
 
     assert response.status_code == 400
-    assert json.loads(response.content)["errors"] == ["Fond perdu (mm) : Saisissez un nombre."]
+    assert json.loads(response.content)["errors"] == ["Fond perdu (mm) : Saisissez un nombre."]
