@@ -28,11 +28,11 @@ from .games import GAMES, KINDS, content_games
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Correction, CorrectionState, Proposition, Question, Status
 from .resources import CardResource, QuestionImageResource, QuestionResource
+from .selectors import answer_counts
 from .services import Refused, StaleEdit, can_set_status, set_status, set_status_many
 from .validation import (
     CALIBRATION_MIN_ANSWERS,
     Calibration,
-    answer_counts,
     calibration_of,
     check_calibration,
     judged_by_play,

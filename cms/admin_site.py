@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from .games import GAMES
-from .validation import euros, validate_game
+from .rules import validate_game
+from .validation import euros
 
 
 def describe_value(value, labels=None) -> str:

@@ -24,7 +24,8 @@ from .games import KINDS, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .images import CleanImage, store_clean_image
 from .models import Card, CardQuestion, Proposition, Question, Status
-from .validation import new_errors, validate_game
+from .rules import validate_game
+from .validation import new_errors
 from .validators import WHOLE_NUMBER, plain_line_ends, whole_number
 
 MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())

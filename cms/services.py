@@ -41,13 +41,8 @@ from .models import (
     Question,
     Status,
 )
-from .validation import (
-    Problem,
-    check_card,
-    check_question,
-    new_errors,
-    validate_game,
-)
+from .rules import validate_game
+from .validation import Problem, check_card, check_question, new_errors
 
 # The permission a status change needs, by target status.
 STATUS_PERMISSION = {
@@ -428,7 +423,8 @@ def _own_problems(obj, data: dict) -> list[Problem]:
     questions = list(Question.objects.in_bulk(data.get("slots", [])).values())
     by_pk = {q.pk: q for q in questions}
     ordered = [by_pk[pk] for pk in data.get("slots", []) if pk in by_pk]
-    return [p for p in check_card(candidate, questions=ordered)
+    # A twin is judged with the whole game (its own row changes too): no pairing here.
+    return [p for p in check_card(candidate, questions=ordered, partner=None)
             if not p.code.startswith("pair_")]
 
 

@@ -3,12 +3,12 @@
 The admin, the publish services, the importers, `manage.py validate_content` and
 the printer all call these. Rules about one field live in field validators and
 model constraints; the rules here look across rows (a card's questions, a ladder,
-a whole game). The check functions take model instances whose relations are
-already loaded (`load_game`) and never query the database themselves.
+a whole game). They take model instances and the relations they read, passed in
+(`GameContent`, loaded by `cms.selectors`), and never query the database: content built
+in memory is checked as well as content loaded. `cms.rules` lists every rule and runs them.
 Play calibrates the content too: `check_calibration` sets a question's rated difficulty
 against the share of right answers players gave it in the web player.
-Other layers add rules of their own with `register_rule` (printing adds "does it fit"),
-and the sentences of their problems with `register_message`.
+Other layers give the problems of their own rules a sentence with `register_message`.
 
 A problem is data, not a sentence: a code, what it is about, the params that tell it
 apart from any other problem (`key`), the values it measured and how bad it is
@@ -30,15 +30,13 @@ from functools import cached_property
 from statistics import mean
 from typing import Any, NamedTuple
 
-from django.db.models import Count, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from .games import GAMES, KINDS, content_games, kind_of
+from .games import GAMES, KINDS, kind_of
 from .games.spec import DIFFICULTY_MAX, ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
-from .models import STATUS_RANK, Card, CardQuestion, Proposition, Question, Status
+from .models import STATUS_RANK, Card, Question, Status
 
 ERROR = "error"
 WARNING = "warning"
@@ -442,11 +440,11 @@ MESSAGES["unprintable_character"] = _unprintable_character
 # --- one question -------------------------------------------------------------------------
 
 
-def check_question(question: Question, *, propositions=None, placed=None) -> list[Problem]:
+def check_question(question: Question, *, propositions, placed: bool) -> list[Problem]:
     """Return the problems of one question against its kind's composition.
 
     `propositions` (rows with text, is_right, is_hidden, in order) and `placed` (is it on
-    a card) come from `load_game`; left out, they are read from the question's relations.
+    a card) are its relations, loaded by the caller (`cms.selectors.load_game`).
     """
     kind = question.spec
     game = question.game
@@ -456,10 +454,6 @@ def check_question(question: Question, *, propositions=None, placed=None) -> lis
         problems.append(Problem.of(code, severity, question, game.slug, params=params,
                                    values=values))
 
-    if propositions is None:
-        propositions = list(question.propositions.all())
-    if placed is None:
-        placed = question.slots.exists()
     if len(propositions) != kind.propositions:
         problem("proposition_count", kind=kind.slug, expected=kind.propositions,
                 values={"found": len(propositions)})
@@ -503,10 +497,11 @@ def _check_step(question: Question, game: GameSpec) -> list[Problem]:
 # --- one card -----------------------------------------------------------------------------
 
 
-def check_card(card: Card, *, questions=None) -> list[Problem]:
+def check_card(card: Card, *, questions: list[Question], partner: Card | None) -> list[Problem]:
     """Return the problems of one card: composition, order, pairing.
 
-    `questions`, in card order, come from `load_game`; left out, they are read from the card.
+    `questions` (in card order) and `partner` (its twin, if any) are its relations, loaded
+    by the caller (`cms.selectors.load_game`).
     """
     kind = card.spec
     game = card.game
@@ -516,8 +511,6 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
         problems.append(Problem.of(code, severity, card, game.slug, params=params,
                                    values=values))
 
-    if questions is None:
-        questions = [slot.question for slot in card.ordered_slots()]
     if len(questions) != kind.questions_per_card:
         problem("question_count", kind=kind.slug, expected=kind.questions_per_card,
                 values={"found": len(questions)})
@@ -533,7 +526,7 @@ def check_card(card: Card, *, questions=None) -> list[Problem]:
     elif kind.difficulty_order == ORDER_BY_SLOT_FORMAT:
         problems.extend(_check_slot_formats(card, questions))
     if kind.paired:
-        problems.extend(_check_pair(card))
+        problems.extend(_check_pair(card, partner))
     elif card.pair_id is not None:
         problem("pair_unexpected")
     problems.extend(check_printable_text(card))
@@ -574,9 +567,8 @@ def _check_slot_formats(card: Card, questions: list[Question]) -> list[Problem]:
     return problems
 
 
-def _check_pair(card: Card) -> list[Problem]:
+def _check_pair(card: Card, partner: Card | None) -> list[Problem]:
     slug = card.game.slug
-    partner = card.pair
     problems = [] if card.colour else [Problem.of("pair_colour_missing", ERROR, card, slug)]
     if partner is None:
         return [*problems, Problem.of("pair_missing", ERROR, card, slug)]
@@ -795,7 +787,7 @@ def judged_by_play(kind: str) -> bool:
 
 
 def calibration_of(question: Question) -> Calibration:
-    """Return a question's calibration from the counts `answer_counts` annotated on it."""
+    """Return a question's calibration from the counts `selectors.answer_counts` annotated."""
     return Calibration(question.difficulty, getattr(question, "answer_count", 0) or 0,
                        getattr(question, "right_count", 0) or 0,
                        judged_by_play(question.kind))
@@ -812,37 +804,6 @@ def check_calibration(question: Question, *, answers: int, right: int) -> list[P
         values={"rated": calibration.rated, "observed": calibration.observed,
                 "rate": calibration.rate, "count": answers},
         magnitude=calibration.gap)]
-
-
-def answer_counts() -> dict[str, Coalesce]:
-    """Return the annotations that count a question's answers in play and its right ones.
-
-    The admin's columns and the report both count with these. The answers' model is found
-    through the reverse relation `answers`: cms imports nothing of the player. Counted in
-    subqueries, not over a join: the admin's search joins the propositions, and a joined
-    count would be multiplied by them.
-    """
-    answers = (Question._meta.get_field("answers").related_model.objects
-               .filter(question=OuterRef("pk")).order_by().values("question"))
-
-    def count(rows):
-        return Coalesce(Subquery(rows.annotate(n=Count("pk")).values("n")), 0)
-
-    return {"answer_count": count(answers),
-            "right_count": count(answers.filter(Q(right=True) | Q(overridden=True)))}
-
-
-# --- rules other layers add ---------------------------------------------------------------
-
-# Each takes a game's loaded content and returns problems; printing registers "does it fit".
-EXTRA_RULES: list[Callable[[GameContent], list[Problem]]] = []
-
-
-def register_rule(rule):
-    """Add a rule from another layer to every validation run; return it (a decorator)."""
-    if rule not in EXTRA_RULES:
-        EXTRA_RULES.append(rule)
-    return rule
 
 
 @dataclass
@@ -896,113 +857,13 @@ class PropositionRow(NamedTuple):
 
 @dataclass
 class GameContent:
-    """One game's content as the checks read it, loaded in a handful of queries."""
+    """One game's content as the rules read it: loaded by `cms.selectors`, or built in memory."""
 
     game: GameSpec
-    cards: list[Card]
+    cards: list[Card]  # each with its twin (`pair`) at hand: the pairing rule reads it
     questions: list[Question]
     propositions: dict[int, list[PropositionRow]]  # by question pk, in order
     card_questions: dict[int, list[Question]]  # by card pk, in order
     placed: set[int]  # pks of the questions that sit on a card
     # (answers, right answers) in play by question pk; a question never answered is absent.
     answers: dict[int, tuple[int, int]] = field(default_factory=dict)
-
-
-def load_game(slug: str) -> GameContent:
-    """Load a game's cards and questions with everything the checks read."""
-    game = GAMES[slug]
-    kinds = [k.slug for k in game.kinds]
-    return _load(game, Question.objects.filter(kind__in=kinds),
-                 Card.objects.filter(kind__in=kinds))
-
-
-def load_some(slug: str, kind: str, *, limit: int, published_only: bool = True,
-              refs=None) -> GameContent:
-    """Load the first `limit` cards or questions of one kind, as `load_game` would.
-
-    The printer's preview shows one sheet: it has no need for a whole library.
-    """
-    game = GAMES[slug]
-    spec = game.kind(kind)
-    model = Card if spec.is_card else Question
-    chosen = model.objects.filter(kind=kind)
-    if published_only:
-        chosen = chosen.filter(status=Status.PUBLISHED)
-    if refs is not None:
-        chosen = chosen.filter(ref__in=list(refs))
-    pks = list(chosen.values_list("pk", flat=True)[:limit])
-    if spec.is_card:
-        return _load(game, Question.objects.filter(slots__card__in=pks),
-                     Card.objects.filter(pk__in=pks))
-    return _load(game, Question.objects.filter(pk__in=pks), Card.objects.none())
-
-
-# What no check reads: the audit fields (their dates cost the most to
-# convert on a large library).
-UNCHECKED = ("created_at", "updated_at", "created_by", "updated_by")
-
-
-def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
-    questions = list(questions_qs.defer(*UNCHECKED))
-    propositions: dict[int, list[PropositionRow]] = defaultdict(list)
-    rows = (Proposition.objects.filter(question__in=questions_qs.values("pk"))
-            .order_by("question_id", "position", "id")
-            .values_list("question_id", "text", "is_right", "is_hidden"))
-    for question_id, *row in rows.iterator(chunk_size=5000):
-        propositions[question_id].append(PropositionRow(*row))
-    cards = list(cards_qs.select_related("pair"))
-    slots = list(CardQuestion.objects.filter(card__in=cards_qs.values("pk"))
-                 .order_by("card_id", "position", "id").values_list("card_id", "question_id"))
-    by_pk = {q.pk: q for q in questions}
-    # A card may hold a question of another game by mistake: load those too.
-    strays = {qid for _card, qid in slots if qid not in by_pk}
-    by_pk.update(Question.objects.in_bulk(strays))
-    card_questions: dict[int, list[Question]] = defaultdict(list)
-    for card_id, question_id in slots:
-        card_questions[card_id].append(by_pk[question_id])
-    placed = set(CardQuestion.objects.filter(question__in=questions_qs.values("pk"))
-                 .values_list("question_id", flat=True))
-    answers = {pk: (count, right) for pk, count, right in (
-        Question.objects.filter(pk__in=questions_qs.values("pk")).order_by()
-        .annotate(**answer_counts()).filter(answer_count__gt=0)
-        .values_list("pk", "answer_count", "right_count"))}
-    return GameContent(game, cards, questions, propositions, card_questions, placed, answers)
-
-
-def check_game(content: GameContent, *, advisory: bool = True) -> Report:
-    """Run every rule over one game's loaded content.
-
-    `advisory=False` runs only the rules about each question, card and the ladder: the
-    printer uses it, as it measures the fit itself and has no use for the game-wide
-    warnings (near-duplicates, coverage) that cost the most on a large library.
-    """
-    game = content.game
-    report = Report(game)
-    for question in content.questions:
-        report.problems.extend(check_question(
-            question, propositions=content.propositions.get(question.pk, []),
-            placed=question.pk in content.placed))
-    for card in content.cards:
-        questions = content.card_questions.get(card.pk, [])
-        report.problems.extend(check_card(card, questions=questions))
-        report.slots_by_card[card.pk] = [(n, q.pk) for n, q in enumerate(questions, start=1)]
-    report.problems.extend(check_ladder(game, content.questions))
-    if not advisory:
-        return report
-    report.problems.extend(check_duplicates(game, content.questions))
-    report.problems.extend(check_coverage(game, content.cards, content.questions))
-    for question in content.questions:
-        answers, right = content.answers.get(question.pk, (0, 0))
-        report.problems.extend(check_calibration(question, answers=answers, right=right))
-    for rule in EXTRA_RULES:
-        report.problems.extend(rule(content))
-    return report
-
-
-def validate_game(slug: str) -> Report:
-    """Load one game from the database and return its report."""
-    return check_game(load_game(slug))
-
-
-def validate_all() -> list[Report]:
-    return [validate_game(game.slug) for game in content_games()]

@@ -23,15 +23,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cms.games import GAMES, kind_of
 from cms.models import Card, Status
-from cms.validation import (
-    ERROR,
-    GameContent,
-    Problem,
-    check_game,
-    load_game,
-    load_some,
-    register_message,
-)
+from cms.rules import check_game
+from cms.selectors import load_game, load_some
+from cms.validation import ERROR, GameContent, Problem, register_message
 
 from . import text as typo
 from .draw import CanvasPen, Issue, MeasurePen, colour
@@ -329,22 +323,18 @@ def fixed_text_problems(game_slug: str, product: Product, entries: list[Selected
     return [unprintable_problem(issue, product, None, game_slug) for issue in dict.fromkeys(issues)]
 
 
-@lru_cache(maxsize=1)
-def _register():
-    from cms.validation import register_rule
+def printable_at_default_size(content: GameContent) -> list[Problem]:
+    """Return where a content deck's faces do not fit a poker card or lack a font's glyph.
 
-    @register_rule
-    def printable_at_default_size(content: GameContent) -> list[Problem]:
-        """Every content deck's faces fit a poker card and use characters the fonts have."""
-        problems = []
-        for product in PRODUCTS.get(content.game.slug, {}).values():
-            if isinstance(product, Deck) and product.kind:
-                chosen = [Selected(product.to_item(content, obj), obj)
-                          for obj in _sources(product, content)]
-                problems.extend(fit_problems(content.game.slug, product, chosen))
-        return problems
-
-    return printable_at_default_size
+    A rule of the content, listed in `cms.rules.RULES`, which imports it when it runs.
+    """
+    problems = []
+    for product in PRODUCTS.get(content.game.slug, {}).values():
+        if isinstance(product, Deck) and product.kind:
+            chosen = [Selected(product.to_item(content, obj), obj)
+                      for obj in _sources(product, content)]
+            problems.extend(fit_problems(content.game.slug, product, chosen))
+    return problems
 
 
 # --- write ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.utils.html import escape
 
 from cms.games import GAMES, content_games
 from cms.models import Card, Question, Status
-from cms.validation import validate_game
+from cms.rules import validate_game
 from tests.admin_forms import change_url, changelist_url, form_data, save
 from tests.builders import make_card, make_question
 

@@ -12,16 +12,16 @@ from django.utils.html import escape
 
 from cms.games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from cms.models import Question
+from cms.rules import validate_game
+from cms.selectors import load_game
 from cms.validation import (
     CALIBRATION_BANDS,
     CALIBRATION_BELOW_BANDS,
     CALIBRATION_MIN_ANSWERS,
     WARNING,
     Calibration,
-    load_game,
     observed_difficulty,
     success_rate,
-    validate_game,
 )
 from player.models import Answer
 from tests.admin_forms import change_url, changelist_url

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from reversion.models import Revision
 
 from cms.models import Card, CardQuestion, Proposition, Question, Status
-from cms.validation import validate_all
+from cms.rules import validate_all
 from tests.builders import make_card, make_question
 
 

@@ -11,7 +11,7 @@ from reversion.models import Version
 
 from cms import services, snapshots
 from cms.models import Card, Correction, CorrectionState, Question, Status
-from cms.validation import load_game
+from cms.selectors import load_game
 from tests.builders import make_card, make_duel_pair, make_question
 
 

@@ -112,9 +112,14 @@ def test_an_import_takes_a_difficulty_with_spaces_around(db):
 NNBSP = "\u202f"
 
 
-def unprintable(obj, **kwargs):
-    check = check_question if isinstance(obj, Question) else check_card
-    return [p for p in check(obj, **kwargs) if p.code == "unprintable_character"]
+def unprintable(obj):
+    if isinstance(obj, Question):
+        problems = check_question(obj, propositions=list(obj.propositions.all()),
+                                  placed=obj.slots.exists())
+    else:
+        problems = check_card(obj, questions=[s.question for s in obj.ordered_slots()],
+                              partner=obj.pair)
+    return [p for p in problems if p.code == "unprintable_character"]
 
 
 @pytest.mark.parametrize(("char", "name"), [

@@ -14,7 +14,8 @@ from reportlab.lib.units import mm
 from cms.games.douze_coups import DUEL_COLOURS, SPEC
 from cms.games.spec import PALETTE
 from cms.models import Card, Status
-from cms.validation import check_game, load_game
+from cms.rules import check_game
+from cms.selectors import load_game
 from printing.products import PRODUCTS
 from printing.products import douze_coups as dc
 from printing.render import PrintOptions, PrintRefused

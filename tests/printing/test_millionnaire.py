@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 
 from cms.games.millionnaire import JOKERS, LADDER, SPEC
 from cms.models import Status
-from cms.validation import load_game
+from cms.selectors import load_game
 from printing.draw import MeasurePen
 from printing.products import PRODUCTS
 from printing.products.millionnaire import (

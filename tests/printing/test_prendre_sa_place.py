@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cms.games.prendre_sa_place import COMPET_SLOTS, FORMATS, SPEC, SUPER_CASH_POINTS
 from cms.models import Card, Status
-from cms.validation import load_game
+from cms.selectors import load_game
 from printing.draw import CanvasPen, MeasurePen
 from printing.products.prendre_sa_place import (
     COMPET_CARDS,

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from cms.games.millionnaire import LADDER
 from cms.models import Status
-from cms.validation import validate_game
+from cms.rules import validate_game
 from printing.products import PRODUCTS
 from printing.render import PrintOptions, PrintRefused, render
 from printing.sheets import SheetError

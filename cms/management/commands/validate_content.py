@@ -3,7 +3,7 @@ from django.utils.translation import gettext as _
 
 from cms.games import GAMES
 from cms.models import Card
-from cms.validation import validate_all, validate_game
+from cms.rules import validate_all, validate_game
 
 
 def describe(target) -> str:

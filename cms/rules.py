@@ -1,0 +1,113 @@
+"""Every content rule, in the order it runs: the one list to open to know what is checked.
+
+A rule takes one game's loaded content (`GameContent`) and returns problems; none queries
+the database. The rules themselves are written in `cms.validation`, except those that need
+another layer's knowledge: printing knows whether a text fits its card with the real fonts.
+Such a rule is named here and imported from its layer only when it runs, so that cms does
+not load ReportLab to validate a form, and no app adds to this list at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .games import content_games
+from .selectors import load_game
+from .validation import (
+    GameContent,
+    Problem,
+    Report,
+    check_calibration,
+    check_card,
+    check_coverage,
+    check_duplicates,
+    check_ladder,
+    check_question,
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule over a game's content."""
+
+    name: str
+    check: Callable[[GameContent], list[Problem]]
+    # Advice rather than a verdict on what is printed: `check_game(advisory=False)` skips it.
+    advisory: bool = False
+
+
+def each_question(content: GameContent) -> list[Problem]:
+    """Check every question against its kind's composition."""
+    return [problem for question in content.questions for problem in check_question(
+        question, propositions=content.propositions.get(question.pk, []),
+        placed=question.pk in content.placed)]
+
+
+def each_card(content: GameContent) -> list[Problem]:
+    """Check every card's composition, order and pairing."""
+    return [problem for card in content.cards for problem in check_card(
+        card, questions=content.card_questions.get(card.pk, []), partner=card.pair)]
+
+
+def ladder(content: GameContent) -> list[Problem]:
+    return check_ladder(content.game, content.questions)
+
+
+def duplicates(content: GameContent) -> list[Problem]:
+    return check_duplicates(content.game, content.questions)
+
+
+def coverage(content: GameContent) -> list[Problem]:
+    return check_coverage(content.game, content.cards, content.questions)
+
+
+def calibration(content: GameContent) -> list[Problem]:
+    """Set each question's rated difficulty against the answers given to it in play."""
+    problems = []
+    for question in content.questions:
+        answers, right = content.answers.get(question.pk, (0, 0))
+        problems.extend(check_calibration(question, answers=answers, right=right))
+    return problems
+
+
+def printable_at_default_size(content: GameContent) -> list[Problem]:
+    """Check that every content deck's faces fit a poker card with the fonts' characters."""
+    from printing.render import printable_at_default_size as printable  # ReportLab, on use
+
+    return printable(content)
+
+
+# The printer judges what it prints with the verdicts only (`advisory=False`): it measures
+# the fit of what it draws itself, and the game-wide advice (near-duplicates, coverage)
+# costs the most on a large library.
+RULES: tuple[Rule, ...] = (
+    Rule("question", each_question),
+    Rule("card", each_card),
+    Rule("ladder", ladder),
+    Rule("duplicates", duplicates, advisory=True),
+    Rule("coverage", coverage, advisory=True),
+    Rule("calibration", calibration, advisory=True),
+    Rule("printable", printable_at_default_size, advisory=True),
+)
+
+
+def check_game(content: GameContent, *, advisory: bool = True,
+               rules: Iterable[Rule] = RULES) -> Report:
+    """Run the rules over one game's loaded content; `advisory=False` skips the advice."""
+    report = Report(content.game)
+    report.slots_by_card = {card.pk: [(n, q.pk) for n, q in enumerate(
+        content.card_questions.get(card.pk, []), start=1)] for card in content.cards}
+    for rule in rules:
+        if advisory or not rule.advisory:
+            report.problems.extend(rule.check(content))
+    return report
+
+
+def validate_game(slug: str) -> Report:
+    """Load one game from the database and return its report."""
+    return check_game(load_game(slug))
+
+
+def validate_all() -> list[Report]:
+    return [validate_game(game.slug) for game in content_games()]
