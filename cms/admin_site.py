@@ -74,10 +74,6 @@ class PlateauAdminSite(admin.AdminSite):
             path("jeux/<slug:slug>/", self.admin_view(self.game_view), name="cms_game"),
             path("jeux/<slug:slug>/problemes/", self.admin_view(self.problems_view),
                  name="cms_game_problems"),
-            path("jeux/<slug:slug>/imprimer/", self.admin_view(self.print_view),
-                 name="cms_print"),
-            path("jeux/<slug:slug>/imprimer/apercu.png", self.admin_view(self.print_preview_view),
-                 name="cms_print_preview"),
             *super().get_urls(),
         ]
 
@@ -106,8 +102,9 @@ class PlateauAdminSite(admin.AdminSite):
             entries.append(self._page("rules", _("Règles et composants"),
                                       reverse("admin:cms_game", args=[game.slug])))
             if "Question" in models or "Card" in models:
+                # Printing serves its pages itself (printing.urls): linked by name only.
                 entries.append(self._page("print", _("Imprimer"),
-                                          reverse("admin:cms_print", args=[game.slug])))
+                                          reverse("printing:print", args=[game.slug])))
             sections.append({
                 "name": game.name,
                 "app_label": f"cms-{game.slug}",
@@ -168,19 +165,6 @@ class PlateauAdminSite(admin.AdminSite):
         context = {**self.each_context(request), "game": game, "report": report, "rows": rows,
                    "title": _("Problèmes — %(game)s") % {"game": game.name}}
         return TemplateResponse(request, "admin/cms/problems.html", context)
-
-    # Printing lives in the printing app, imported on use: cms does not load ReportLab.
-    def print_view(self, request, slug):
-        """Choose print options, preview the first sheet and download a game's PDF."""
-        from printing.admin_views import print_page
-
-        return print_page(self, request, self._game(slug))
-
-    def print_preview_view(self, request, slug):
-        """Return the first sheet of a game's PDF as a PNG image."""
-        from printing.admin_views import print_preview
-
-        return print_preview(self, request, self._game(slug))
 
 
 def lockout(request, original_response=None, credentials=None):

@@ -5,6 +5,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("player.urls")),
+    # Before the admin's own, whose catch-all would answer for these addresses.
+    path("admin/jeux/<slug:slug>/imprimer/", include("printing.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -1,7 +1,9 @@
 """The admin's print pages: choose the options, see the first sheet, download the PDF.
 
-PlateauAdminSite's URLs and the question and card admins' « Imprimer la sélection » action
-delegate here, so that cms loads ReportLab only when someone prints.
+Served under the admin's address by printing's own URLs (`printing.urls`, mounted by the
+project's), in the admin's look and behind its login: cms's admin site imports nothing of
+printing and links to these pages by name. The question and card admins' « Imprimer la
+sélection » action delegates here, so that cms loads ReportLab only when someone prints.
 """
 
 from __future__ import annotations
@@ -9,9 +11,9 @@ from __future__ import annotations
 import io
 
 import pypdfium2 as pdfium
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, JsonResponse, QueryDict
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -129,8 +131,15 @@ def preview_query(request, form) -> QueryDict | None:
     return query
 
 
-def print_page(site, request, game):
+def game_or_404(slug: str):
+    if slug not in GAMES:
+        raise Http404(_("Jeu inconnu."))
+    return GAMES[slug]
+
+
+def print_page(request, slug):
     """Show the print options and a preview; the download button returns the PDF."""
+    game = game_or_404(slug)
     check_may_print(request)
     form = print_form(request, game)
     problems = []
@@ -145,9 +154,9 @@ def print_page(site, request, game):
         else:
             return pdf_response(pdf, pdf_filename(game, form.options))
     query = preview_query(request, form)
-    preview = reverse("admin:cms_print_preview", args=[game.slug])
+    preview = reverse("printing:preview", args=[game.slug])
     context = {
-        **site.each_context(request),
+        **admin.site.each_context(request),
         "game": game,
         "title": _("Imprimer — %(game)s") % {"game": game.name},
         "form": form,
@@ -160,13 +169,14 @@ def print_page(site, request, game):
     return TemplateResponse(request, "admin/printing/print.html", context, status=status)
 
 
-def print_preview(site, request, game):
+def print_preview(request, slug):
     """Return the first sheet as a PNG, or as JSON why it cannot be printed.
 
     The sheet's cards and questions go through the download's checks: one the download
     would refuse is answered with its problems, not with its picture. Rules about the whole
     game (the ladder) need all of it: only the download checks them.
     """
+    game = game_or_404(slug)
     check_may_print(request)
     form = print_form(request, game, defaults=True)
     if not form.is_valid():

@@ -25,11 +25,11 @@ QUESTIONS = {"products": "questions", "paper": "a4", "card": "poker", "backs": "
 
 
 def print_url(slug="millionnaire"):
-    return reverse("admin:cms_print", args=[slug])
+    return reverse("printing:print", args=[slug])
 
 
 def preview_url(slug="millionnaire"):
-    return reverse("admin:cms_print_preview", args=[slug])
+    return reverse("printing:preview", args=[slug])
 
 
 def download(client, slug="millionnaire", **changes):
