@@ -11,13 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import HexColor
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen.textobject import PDFTextObject
 
 from . import text as typo
 from .sheets import SAFE_INSET, Rect
@@ -44,15 +41,6 @@ def colour(value: str):
     return HexColor(value)
 
 
-@lru_cache(maxsize=256)
-def _fill_operator(value: str) -> str:
-    """The operator setting a text's fill colour, as ReportLab's `setFillColor` writes it
-    ("0.1 0.1 0.1 rg"): written once a colour, while that call checks the colour's kind,
-    space and alpha every time."""
-    rgb = colour(value)
-    return f"{fp_str(rgb.red, rgb.green, rgb.blue)} rg"
-
-
 @lru_cache(maxsize=typo.TEXT_CACHE)
 def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
             french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
@@ -65,97 +53,6 @@ def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, b
     if fitted is None:
         return None, "text_overflow", ""
     return fitted, "", ""
-
-
-class _Unknown(Exception):
-    """A character not yet given a code in the font's first subset: ReportLab assigns it."""
-
-
-class _Codes(dict):
-    """One font's characters in one document: each as its escaped byte in the PDF string.
-
-    Used with `str.translate`, which stops on the exception a missing character raises.
-    """
-
-    def __missing__(self, key):
-        raise _Unknown
-
-
-class _Encoder:
-    """Writes the operators showing a line in one font of one document: "(…) Tj".
-
-    The same as ReportLab's `_formatText`, which looks every character up in the font's
-    subsets one by one: that lookup was the largest cost of printing a deck. Once
-    ReportLab has given characters their codes in the font's first subset, a line made of
-    them is encoded with one `str.translate`; any other line goes through ReportLab, and
-    the codes it gave are learnt from its font state.
-    """
-
-    # It holds nothing of its document: kept by the document's weak key, it would keep the
-    # document alive.
-    __slots__ = ("codes", "font", "selects")
-
-    def __init__(self, font):
-        self.font = font
-        self.codes = _Codes()
-        self.selects: dict[tuple, str] = {}  # "/F1+0 9 Tf 10.8 TL" by size and leading
-
-    def shown(self, text, value: str) -> str:
-        if not value:
-            return ""
-        try:
-            shown = f"({value.translate(self.codes)}) Tj"
-        except _Unknown:
-            shown = text._formatText(value)
-            self.learn(text._canvas, value)
-            return shown
-        if text._curSubset:  # ReportLab's way to say a Tf must come first
-            text._curSubset = 0
-            key = (text._fontsize, text._leading)
-            select = self.selects.get(key)
-            if select is None:
-                name = self.font.getSubsetInternalName(0, text._canvas._doc)
-                select = self.selects[key] = f"{name} {fp_str(key[0])} Tf {fp_str(key[1])} TL"
-            shown = f"{select} {shown}"
-        return shown
-
-    def learn(self, canvas, value: str) -> None:
-        assignments = self.font.state[canvas._doc].assignments
-        for char in set(value):
-            code = assignments.get(ord(char), 0)
-            if code < 256:
-                self.codes[ord(char)] = canvas._escape(bytes((code,)))
-
-
-# Per document (ReportLab's PDFDocument), per font name.
-_ENCODERS: WeakKeyDictionary = WeakKeyDictionary()
-
-
-def _encoder(text) -> _Encoder | None:
-    """Return the encoder for the text object's font, or None where ReportLab must write.
-
-    None for a measuring pen's canvas, which draws nothing, and for a font that is not a
-    TrueType font ReportLab subsets.
-    """
-    if not isinstance(text, PDFTextObject):
-        return None
-    font = pdfmetrics.getFont(text._fontname)
-    if not font._dynamicFont:
-        return None
-    doc = text._canvas._doc
-    encoders = _ENCODERS.get(doc)
-    if encoders is None:
-        encoders = _ENCODERS[doc] = {}
-    encoder = encoders.get(font.fontName)
-    if encoder is None:
-        encoder = encoders[font.fontName] = _Encoder(font)
-    return encoder
-
-
-def _shown(text, value: str) -> str:
-    """Return the operators showing `value` in the text object's current font."""
-    encoder = _encoder(text)
-    return text._formatText(value) if encoder is None else encoder.shown(text, value)
 
 
 class Pen:
@@ -291,14 +188,15 @@ class _Flushing:
     the text must land before the state changes, not after.
     """
 
-    __slots__ = ("_pen",)
+    __slots__ = ("_canvas", "_pen")
 
-    def __init__(self, pen):
+    def __init__(self, pen, canvas):
         self._pen = pen
+        self._canvas = canvas
 
     def __getattr__(self, name):
         self._pen.flush()
-        return getattr(self._pen._canvas, name)
+        return getattr(self._canvas, name)
 
 
 class CanvasPen(Pen):
@@ -322,12 +220,11 @@ class CanvasPen(Pen):
         self.issues: list[Issue] = []
         self._text = None
         self._state = None  # (font, size, fill) last set in the text object
-        self._encoder: _Encoder | None = None  # for that font
 
     @property
     def canvas(self):
         self.flush()
-        return _Flushing(self)
+        return _Flushing(self, self._canvas)
 
     def reuse(self, key: str, draw) -> None:
         """Draw `draw(pen)` once per document as a form, then place that form again.
@@ -369,24 +266,20 @@ class CanvasPen(Pen):
         text = self._text
         if self._state != (font, size, fill):
             if self._state is None or self._state[2] != fill:
-                text._code.append(_fill_operator(fill))
-                text._fillColorObj = colour(fill)
+                text.setFillColor(colour(fill))
             if self._state is None or self._state[:2] != (font, size):
                 text.setFont(font, size)
-                self._encoder = _encoder(text)
             self._state = (font, size, fill)
-        encoder = self._encoder
-        code = text._code
         for line in lines:
-            left = x
-            if align != "left":
-                width = pdfmetrics.stringWidth(line, font, size)
-                left -= width / 2 if align == "centre" else width
-            # One operator string a line: the origin, then the text. ReportLab's
-            # setTextOrigin and textOut would also track a cursor we never use, measuring
-            # every line again.
-            shown = text._formatText(line) if encoder is None else encoder.shown(text, line)
-            code.append(f"1 0 0 1 {fp_str(left, y)} Tm {shown}")
+            if line:  # an empty line shows nothing: it only takes its leading
+                left = x
+                if align != "left":
+                    width = pdfmetrics.stringWidth(line, font, size)
+                    left -= width / 2 if align == "centre" else width
+                # Each line placed on its own ("1 0 0 1 x y Tm"): no cursor carried from
+                # line to line.
+                text.setTextOrigin(left, y)
+                text.textOut(line)
             y -= leading
 
     def report(self, issue: Issue) -> None:

@@ -7,16 +7,12 @@ streams pages to a ReportLab canvas.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
-from reportlab import rl_config
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -52,9 +48,6 @@ from .sheets import (
 CROP_MARK_WIDTH = 0.25  # pt
 LABEL_SIZE = typo.MIN_SIZE  # pt: the sheet's label in its margin
 LABEL_GREY = "#6f6f6f"
-
-# Plain deflate streams: ASCII85 makes every page a quarter bigger for nothing.
-rl_config.useA85 = 0
 
 
 @dataclass(frozen=True)
@@ -437,11 +430,9 @@ class Writer:
         `ident` is the face's identifier, printed at the bottom of its safe zone.
         """
         c = self.canvas
-        # The PDF's own save, transform and restore: ReportLab's saveState would also copy
-        # the canvas's Python state, twice a card, while a face leaves nothing of it behind
-        # that the next one reads (each sets its colours and fonts before using them).
+        c.saveState()
         m = placement.matrix
-        c._code.append(f"q {fp_str(m.a, m.b, m.c, m.d, m.e * mm, m.f * mm)} cm")
+        c.transform(m.a, m.b, m.c, m.d, m.e * mm, m.f * mm)
         pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms,
                         numbered=bool(ident),
                         round_face=product is not None and product.round_face)
@@ -453,7 +444,7 @@ class Writer:
         if ident:
             draw_ident(pen, ident)
         self.unprintable(pen, product, source)
-        c._code.append("Q")
+        c.restoreState()
 
     def unprintable(self, pen: CanvasPen, product: Product | None, source) -> None:
         for issue in dict.fromkeys(pen.issues):
@@ -636,23 +627,6 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
     writer.advance(1)  # a run of pages counts as one step of the progress bar
 
 
-@contextmanager
-def _set_aside():
-    """Keep the garbage collector's full passes off what already lives, while writing.
-
-    The content loaded for a large deck (thousands of questions) lives until the PDF is
-    saved: each full collection meanwhile would walk all of it again, for nothing.
-    `gc.freeze` leaves it out of collections until `gc.unfreeze`; what writing makes is
-    collected as usual. Both are process-wide: another print running at the same time at
-    worst ends the other's freeze early.
-    """
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOptions =
            DEFAULT_OPTIONS, *, out, include_drafts: bool = False,
            refs: Iterable[str] | None = None,
@@ -703,16 +677,15 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     # A deck with nothing to print is not said to be printed.
     result = Result(products=[p.slug for p in products
                               if isinstance(p, Sheets) or chosen[p.slug]], items=items)
-    with _set_aside():
-        for part in runs_of(products, chosen, options):
-            if isinstance(part, Run):
-                write_run(writer, part, preview=preview)
-            else:
-                write_sheets(writer, part, chosen[part.slug], first_only=preview)
-        if writer.problems:
-            raise PrintRefused(writer.problems)  # nothing is saved: no file is written
-        if writer.pages == 0:
-            raise PrintRefused([Problem.of("nothing_to_print", ERROR, None, game_slug)])
-        writer.save()
+    for part in runs_of(products, chosen, options):
+        if isinstance(part, Run):
+            write_run(writer, part, preview=preview)
+        else:
+            write_sheets(writer, part, chosen[part.slug], first_only=preview)
+    if writer.problems:
+        raise PrintRefused(writer.problems)  # nothing is saved: no file is written
+    if writer.pages == 0:
+        raise PrintRefused([Problem.of("nothing_to_print", ERROR, None, game_slug)])
+    writer.save()
     result.pages = writer.pages
     return result

@@ -1,7 +1,7 @@
 """Fonts, escaping, French typography and fitting text into a box.
 
-We draw text with `drawString`, line by line, so user text never goes through
-ReportLab's paragraph markup; `escape` is for the few places that build markup.
+We draw text through ReportLab's text objects, line by line, so user text never goes
+through its paragraph markup; `escape` is for the few places that build markup.
 """
 
 from __future__ import annotations
@@ -47,48 +47,10 @@ def _find(name: str) -> str | None:
     return None
 
 
-# A character our texts never use: it lends the no-break space its place in a subset.
-_STAND_IN = 0x00A4  # ¤
-
-
-class Font(TTFont):
-    """A TrueType font whose no-break space is written as itself, not as a space.
-
-    ReportLab writes U+00A0 with the space's code, so the PDF's text reads a plain space
-    where French puts a no-break space (before « : »). Here the no-break space gets a code
-    of its own, drawn with the space's glyph (the font maps both to it) and read back as
-    U+00A0: ReportLab gives the code to a stand-in character, which then hands it over.
-    """
-
-    def splitString(self, text, doc, encoding="utf-8"):
-        if "\xa0" not in text:
-            return super().splitString(text, doc, encoding)
-        code = self._no_break_code(doc)
-        pieces = []
-        for index, part in enumerate(text.split("\xa0")):
-            if index:
-                pieces.append((code >> 8, bytes((code & 0xFF,))))
-            if part:
-                pieces.extend(super().splitString(part, doc, encoding))
-        merged: list[tuple[int, bytes]] = []
-        for subset, data in pieces:
-            if merged and merged[-1][0] == subset:
-                merged[-1] = (subset, merged[-1][1] + data)
-            else:
-                merged.append((subset, data))
-        return merged
-
-    def _no_break_code(self, doc) -> int:
-        state = self.state.get(doc)
-        if state is not None and 0xA0 in state.assignments:
-            return state.assignments[0xA0]
-        super().splitString(chr(_STAND_IN), doc)
-        state = self.state[doc]
-        code = state.assignments.pop(_STAND_IN)
-        state.assignments[0xA0] = code
-        subset = state.subsets[code >> 8]
-        subset[code & 0xFF] = 0xA0
-        return code
+# ReportLab writes U+00A0 with the space's code (its `TTFont.splitString` maps one to the
+# other, and the subset's ToUnicode map then reads U+0020): the no-break space before « : »
+# prints as wide as a space, but a reader of the PDF's text finds a plain space there. The
+# narrow no-break space (U+202F) is a character of its own and reads back as itself.
 
 
 @lru_cache(maxsize=1)
@@ -104,12 +66,12 @@ def fonts() -> FontSet:
         dejavu[CONDENSED] = dejavu[CONDENSED] or dejavu[REGULAR]
         dejavu[CONDENSED_BOLD] = dejavu[CONDENSED_BOLD] or dejavu[BOLD]
         for name, path in dejavu.items():
-            pdfmetrics.registerFont(Font(name, path))
+            pdfmetrics.registerFont(TTFont(name, path))
         return FontSet("DejaVu", True)
     vera = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", CONDENSED: "Vera.ttf",
             CONDENSED_BOLD: "VeraBd.ttf"}
     for name, file in vera.items():
-        pdfmetrics.registerFont(Font(name, file))
+        pdfmetrics.registerFont(TTFont(name, file))
     return FontSet("Vera", False)
 
 
