@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test test-postgres lint unit browser system-deps messages bench clean
+.PHONY: run test test-postgres lint unit browser renders system-deps messages bench clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ browser: $(INSTALLED) system-deps
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m browser
 
 test: lint unit browser
+
+# PNG renders of printed pages in var/renders/, for a person to look at: not checks, so
+# `make unit` leaves them out (pytest's --renders option brings them back).
+renders: $(INSTALLED)
+	$(BIN)/pytest --renders -m renders tests/printing
 
 # The unit tests that query the database, against a real PostgreSQL (CI starts one with
 # .ci/postgres): the content app's, the player's, and printing's paths from the database (the command,

@@ -7,6 +7,26 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "renders: writes PNG renders of printed pages to "
+                            "var/renders for a person to look at; run by make renders only")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--renders", action="store_true",
+                     help="Write the PNG renders of printed pages to var/renders (make renders).")
+
+
+def pytest_collection_modifyitems(config, items):
+    # Renders are for a person to look at, not checks: they run only when asked for.
+    if config.getoption("--renders"):
+        return
+    renders = [item for item in items if item.get_closest_marker("renders")]
+    if renders:
+        config.hook.pytest_deselected(items=renders)
+        items[:] = [item for item in items if not item.get_closest_marker("renders")]
+
+
 def _member(username: str, group: str) -> User:
     user = User.objects.create_user(username=username, password="motdepasse-test",
                                     is_staff=True)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
-from PIL import Image
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
@@ -835,13 +834,27 @@ def test_it_prints_every_product_in_one_pdf(demo, print_pdf):
     assert "Bloc réponse" in text and "L’échelle des gains" in text
 
 
+def first_pages(slug: str) -> list[int]:
+    """Return the pages a person looks at: a sheet's only page, a deck's front and back."""
+    return [0] if slug in SHEETS else [0, 1]
+
+
+@pytest.mark.parametrize("slug", [product.slug for product in OURS])
+def test_it_prints_more_than_two_colours_on_the_first_pages_of_every_product(demo, print_pdf,
+                                                                             slug):
+    demo(GAME)
+    pdf = open_pdf(print_pdf(GAME, slug))
+
+    for page in first_pages(slug):
+        image = pdf[page].render(scale=1.5).to_pil()
+        assert len(image.convert("RGB").getcolors(maxcolors=1 << 20)) > 2
+
+
+@pytest.mark.renders
 @pytest.mark.parametrize("slug", [product.slug for product in OURS])
 def test_it_renders_a_png_of_every_product_to_look_at(demo, print_pdf, slug):
     demo(GAME)
     path = print_pdf(GAME, slug)
 
-    pages = [0] if slug in SHEETS else [0, 1]
-    for page in pages:
-        image = save_png(path, page, f"{GAME}-{slug}-{page + 1}")
-        with Image.open(image) as png:
-            assert len(png.convert("RGB").getcolors(maxcolors=1 << 20)) > 2
+    for page in first_pages(slug):
+        save_png(path, page, f"{GAME}-{slug}-{page + 1}")

@@ -736,6 +736,7 @@ def test_it_prints_a_numbered_pawn_per_colour(print_pdf, pdf_of):
 # --- looking at it -------------------------------------------------------------------------
 
 
+@pytest.mark.renders
 def test_it_saves_a_render_of_every_product_to_look_at(demo, print_pdf):
     demo(GAME)
     for product in DECKS + SHEETS:
