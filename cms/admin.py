@@ -37,7 +37,13 @@ from .validation import (
     check_calibration,
     judged_by_play,
 )
-from .validators import PlainTextField, WholeNumberField
+from .validators import (
+    MAX_DIGITS,
+    WHOLE_NUMBER,
+    CheckedImageField,
+    PlainTextField,
+    WholeNumberField,
+)
 
 # --- filters ------------------------------------------------------------------------------
 
@@ -260,7 +266,8 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
     formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3}),
                                               "form_class": PlainTextField},
                            # difficulty, step: the digits 0 to 9 only, not ３ or +3
-                           models.IntegerField: {"form_class": WholeNumberField}}
+                           models.IntegerField: {"form_class": WholeNumberField},
+                           models.ImageField: {"form_class": CheckedImageField}}
     actions = ["send_to_review", "publish", "back_to_draft", "withdraw", "print_selection"]
     list_per_page = 50
     save_on_top = True
@@ -671,9 +678,10 @@ class PositionOrderedFormSet(BaseInlineFormSet):
 
         def place(indexed):
             index, form = indexed
-            value = form.data.get(form.add_prefix("position"), "")
-            return (int(value), index) if str(value).isdigit() and int(value) else (
-                10_000, index)
+            value = str(form.data.get(form.add_prefix("position"), "")).strip()
+            if WHOLE_NUMBER.fullmatch(value) and len(value) <= MAX_DIGITS and int(value):
+                return (int(value), index)
+            return (10_000, index)  # a position the form refuses: shown last
 
         return [form for _index, form in sorted(enumerate(forms), key=place)]
 
@@ -741,6 +749,7 @@ class SortableInline(admin.TabularInline):
     def formfield_for_dbfield(self, db_field, request, **kwargs):
         if db_field.name == "position":
             kwargs["widget"] = forms.HiddenInput
+            kwargs["form_class"] = WholeNumberField  # the digits 0 to 9 only, as every number
         return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     @admin.display(description="")

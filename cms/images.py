@@ -24,6 +24,12 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 # Pillow format -> (stored extension, save options). PNG at zlib's default level.
 ENCODINGS = {"JPEG": ("jpg", {"quality": 90}), "PNG": ("png", {}),
              "WEBP": ("webp", {"quality": 90})}
+# A phone's multi-picture JPEG (MPO: the photo, then a depth map or a second view) is a JPEG
+# whose first picture is kept.
+SAME_AS = {"MPO": "JPEG"}
+# Modes holding more than 8 bits a channel (a 16-bit grey PNG): scaled to 8 bits, not clipped
+# (clipping turns every grey above 255 in 65 535 white).
+WIDE_GREYS = {"I", "I;16", "I;16B", "I;16L", "I;16N"}
 FORMAT_LABELS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
 
 # What a browser, a PDF reader or a server would take for a page or a script: inside an image,
@@ -115,6 +121,10 @@ def is_polyglot(content: bytes, image_format: str) -> bool:
     """
     metadata, end = PARTS[image_format](content)
     trailer = content[end:]
+    while image_format == "JPEG" and trailer.startswith(b"\xff\xd8"):  # an MPO's next picture
+        more, end = _jpeg_parts(trailer)
+        metadata += more
+        trailer = trailer[end:]
     return bool(MARKUP.search(metadata) or MARKUP.search(trailer)
                 or trailer.startswith(ARCHIVES))
 
@@ -129,7 +139,7 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
                        "image_too_heavy", size=megabytes(len(content)), max=megabytes(max_bytes))
     try:
         with Image.open(io.BytesIO(content)) as image:
-            image_format = image.format
+            image_format = SAME_AS.get(image.format, image.format)
             if image_format not in ENCODINGS:
                 raise _refused(
                     _("Format d’image « %(format)s » refusé : JPEG, PNG ou WebP seulement."),
@@ -157,6 +167,8 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
         raise _refused(_("Ce fichier contient autre chose qu’une image (une page web ou un "
                          "document caché dedans) : enregistrez l’image à nouveau depuis un "
                          "logiciel de dessin."), "image_polyglot")
+    if upright.mode in WIDE_GREYS:
+        upright = upright.convert("I").point(lambda value: value / 256).convert("L")
     # A new image from the decoded pixels alone: no EXIF, comment, profile or text chunk.
     fresh = Image.frombytes(upright.mode, upright.size, upright.tobytes())
     if upright.mode in ("P", "PA"):

@@ -26,7 +26,7 @@ from .images import CleanImage, store_clean_image
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .rules import validate_game
 from .validation import new_errors
-from .validators import WHOLE_NUMBER, plain_line_ends, whole_number
+from .validators import MAX_DIGITS, WHOLE_NUMBER, echoed, plain_line_ends, whole_number
 
 MAX_PROPOSITIONS = max(k.propositions for _game, k in KINDS.values())
 PROPOSITION_COLUMNS = [f"proposition_{n}" for n in range(1, MAX_PROPOSITIONS + 1)]
@@ -100,6 +100,9 @@ class NumberWidget(widgets.Widget):
         try:
             number = whole_number(value, field="")
         except ValidationError as refusal:  # the column names the field
+            if refusal.code == "number_too_large":
+                raise ValueError(_("« %(value)s » est un nombre bien trop grand : %(hint)s.")
+                                 % {"value": refusal.params["value"], "hint": self.hint}) from None
             raise ValueError(_("« %(value)s » n’est pas un nombre écrit avec les chiffres 0 à "
                                "9 : %(hint)s.") % {"value": refusal.params["value"],
                                                    "hint": self.hint}) from None
@@ -162,11 +165,12 @@ class NumbersWidget(TextWidget):
         text = super().clean(value).replace(",", " ").replace(";", " ")
         numbers = []
         for word in text.split():
-            if not WHOLE_NUMBER.fullmatch(word) or not 1 <= int(word) <= MAX_PROPOSITIONS:
+            if (not WHOLE_NUMBER.fullmatch(word) or len(word) > MAX_DIGITS
+                    or not 1 <= int(word) <= MAX_PROPOSITIONS):
                 raise ValueError(_(
                     "« %(word)s » : numéros de propositions attendus, de 1 à %(n)s, séparés "
                     "par des espaces."
-                ) % {"word": word, "n": MAX_PROPOSITIONS})
+                ) % {"word": echoed(word), "n": MAX_PROPOSITIONS})
             numbers.append(int(word))
         if len(set(numbers)) != len(numbers):
             raise ValueError(_("Un numéro est répété."))

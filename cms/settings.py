@@ -6,6 +6,7 @@ DEBUG=false and ALLOWED_HOSTS for a real deployment.
 """
 
 import os
+import re
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -240,6 +241,7 @@ PLATEAU_IMPORT_MAX_ZIP_BYTES = envint("PLATEAU_IMPORT_MAX_ZIP_BYTES", 50 * 1024 
 PLATEAU_IMPORT_MAX_UNPACKED_BYTES = envint("PLATEAU_IMPORT_MAX_UNPACKED_BYTES",
                                            200 * 1024 * 1024)
 PLATEAU_IMPORT_MAX_ROWS = envint("PLATEAU_IMPORT_MAX_ROWS", 20_000)
+PLATEAU_IMPORT_MAX_CELLS = envint("PLATEAU_IMPORT_MAX_CELLS", 1_000_000)  # XLSX, before reading
 # Rédacteur and Relecteur hold cms.import_question / cms.import_card; everyone who can see
 # content may export it.
 IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "import"
@@ -259,14 +261,23 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
 # The lockout page (admin look, the cool-off in minutes, HTTP 429).
 AXES_LOCKOUT_CALLABLE = "cms.admin_site.lockout"
-# Behind a reverse proxy every request comes from the proxy: name the header it sets and how
-# many proxies stand in front, or one client's mistakes lock everyone out. Left at
-# REMOTE_ADDR, a forged X-Forwarded-For cannot dodge the lock.
-AXES_IPWARE_META_PRECEDENCE_ORDER = envlist("AXES_IP_HEADERS", "REMOTE_ADDR")
-_PROXY_COUNT = envint("AXES_PROXY_COUNT", 0)
-if _PROXY_COUNT < 0:
-    raise ImproperlyConfigured(f"AXES_PROXY_COUNT must be 0 or more, not {_PROXY_COUNT}.")
-AXES_IPWARE_PROXY_COUNT = _PROXY_COUNT or None
+# Behind reverse proxies every request comes from the last proxy: say how many stand in front
+# and the header they append the client's address to (see cms.client_ip), or one client's
+# mistakes lock everyone out. With none, REMOTE_ADDR: a forged X-Forwarded-For is not read.
+if "AXES_IP_HEADERS" in os.environ:
+    raise ImproperlyConfigured("AXES_IP_HEADERS is no longer read: set AXES_PROXY_COUNT to the "
+                               "number of proxies in front, and AXES_IP_HEADER if they do not "
+                               "use X-Forwarded-For.")
+PLATEAU_PROXY_COUNT = envint("AXES_PROXY_COUNT", 0)
+if PLATEAU_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(
+        f"AXES_PROXY_COUNT must be 0 or more, not {PLATEAU_PROXY_COUNT}.")
+PLATEAU_PROXY_IP_HEADER = envstr("AXES_IP_HEADER", "HTTP_X_FORWARDED_FOR")
+if not re.fullmatch(r"HTTP_[A-Z0-9_]+", PLATEAU_PROXY_IP_HEADER):
+    raise ImproperlyConfigured(
+        f"AXES_IP_HEADER must name a request header as Django does (HTTP_X_FORWARDED_FOR), "
+        f"not {PLATEAU_PROXY_IP_HEADER!r}.")
+AXES_CLIENT_IP_CALLABLE = "cms.client_ip.client_ip"
 
 # Content-Security-Policy (django-csp): only this site's own scripts, styles and images run.
 # No 'unsafe-inline': a script or style written into a page needs the request's nonce.
@@ -275,12 +286,15 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         # django-import-export's export page has an inline handler and two style attributes,
         # allowed by their hash alone: onchange="onSelectToggleChange(event)", "padding: 0;"
-        # and "font-weight: bold;".
+        # and "font-weight: bold;"; its import preview marks a change's words with
+        # diff-match-patch's "background:#e6ffe6;" (added) and "background:#ffe6e6;" (removed).
         "script-src": [SELF, NONCE, "'unsafe-hashes'",
                        "'sha256-wid4zL8fR53ZYy1ljOepzR77Dn6vWUUxuNnnWWBP3I8='"],
         "style-src": [SELF, NONCE, "'unsafe-hashes'",
                       "'sha256-mHgUAqxc8GPXM/QhzkHrHujcrQTU9fd6ZjWz+icxKcA='",
-                      "'sha256-+YWRMZ88jMyO7jVlBA52tZADiPobPIUA8LAWee68Fvs='"],
+                      "'sha256-+YWRMZ88jMyO7jVlBA52tZADiPobPIUA8LAWee68Fvs='",
+                      "'sha256-AFyijjilwBx8kC+SMDLzasw2VV9MWz1VYVQ8xIgdMlA='",
+                      "'sha256-S0qL3AVCJ6EdYX2E0yOmH+5YvauOwNAxIl4pJ/0IUUg='"],
         # data: for the player's empty favicon and the admin's inline SVG icons.
         "img-src": [SELF, "data:"],
         "object-src": [NONE],

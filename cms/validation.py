@@ -373,7 +373,15 @@ INVISIBLE_CHARACTERS = {
     "\u2067": gettext_noop("isolat droite à gauche"),
     "\u2068": gettext_noop("isolat de direction première"),
     "\u2069": gettext_noop("dépilement d’isolat directionnel"),
+    "\u00ad": gettext_noop("trait d’union conditionnel"),
+    "\u2028": gettext_noop("séparateur de lignes"),
+    "\u2029": gettext_noop("séparateur de paragraphes"),
+    "\u180e": gettext_noop("séparateur de voyelles mongol"),
 }
+# Other characters of Unicode's "format" class, and the variation selectors (which pick an
+# emoji's or an ideogram's look, drawn by nothing here): invisible, and not printed as typed.
+INVISIBLE_CATEGORIES = {"Cf", "Zl", "Zp"}
+VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
 # The printer lays text out left to right: a right-to-left script comes out reversed.
 RIGHT_TO_LEFT = {"R", "AL", "AN"}
 RIGHT_TO_LEFT_SCRIPTS = {"HEBREW": gettext_noop("lettre hébraïque"),
@@ -382,12 +390,17 @@ QUESTION_TEXTS = ("text", "theme", "answer", "variants", "anecdote", "source")
 CARD_TEXTS = ("title",)
 
 
-def unprintable_character(text: str) -> str | None:
-    """Return the first character of text the printer cannot show as typed, if any."""
-    for char in text or "":
-        if char in INVISIBLE_CHARACTERS or unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
-            return char
-    return None
+def is_invisible(char: str) -> bool:
+    code = ord(char)
+    return (char in INVISIBLE_CHARACTERS or unicodedata.category(char) in INVISIBLE_CATEGORIES
+            or any(code in selectors for selectors in VARIATION_SELECTORS))
+
+
+def unprintable_characters(text: str) -> list[str]:
+    """Return each character of text the printer cannot show as typed, once, in order."""
+    return list(dict.fromkeys(
+        char for char in text or ""
+        if is_invisible(char) or unicodedata.bidirectional(char) in RIGHT_TO_LEFT))
 
 
 def character_label(char: str) -> str:
@@ -395,6 +408,9 @@ def character_label(char: str) -> str:
     code = f"U+{ord(char):04X}"
     if char in INVISIBLE_CHARACTERS:
         return f"{code} ({_(INVISIBLE_CHARACTERS[char])})"
+    if is_invisible(char):
+        label = _("caractère invisible")
+        return f"{code} ({label})"
     script = unicodedata.name(char, "").split(" ")[0]
     name = _(RIGHT_TO_LEFT_SCRIPTS.get(script, gettext_noop("écriture de droite à gauche")))
     return _("%(code)s (%(name)s « %(char)s »)") % {
@@ -406,17 +422,18 @@ def check_printable_text(obj: Question | Card, *, propositions=None) -> list[Pro
     game = obj.game.slug
     found: list[tuple[str, int, str]] = []
     for name in QUESTION_TEXTS if isinstance(obj, Question) else CARD_TEXTS:
-        char = unprintable_character(getattr(obj, name, ""))
-        if char:
-            found.append((name, 0, char))
+        chars = unprintable_characters(getattr(obj, name, ""))
+        if chars:
+            found.append((name, 0, chars))
     for number, row in enumerate(propositions or [], start=1):
-        char = unprintable_character(row.text)
-        if char:
-            found.append(("proposition", number, char))
+        chars = unprintable_characters(row.text)
+        if chars:
+            found.append(("proposition", number, chars))
+    # "char": every such character of the field, « U+200B U+05E9 », so one refusal names all.
     return [Problem.of("unprintable_character", ERROR, obj, game,
                        params={"field": name, "position": number,
-                               "char": f"U+{ord(char):04X}"})
-            for name, number, char in found]
+                               "char": " ".join(f"U+{ord(char):04X}" for char in chars)})
+            for name, number, chars in found]
 
 
 def _unprintable_character(p: Problem) -> str:
@@ -426,12 +443,18 @@ def _unprintable_character(p: Problem) -> str:
         where = _("proposition %(n)s") % {"n": a["position"]}
     else:
         where = str(type(target)._meta.get_field(a["field"]).verbose_name)
-    char = chr(int(a["char"][2:], 16))
+    chars = [chr(int(code[2:], 16)) for code in a["char"].split()]
+    field = where[:1].upper() + where[1:]
+    if len(chars) > 1:
+        return _("%(field)s : %(chars)s ne s’impriment pas correctement (caractères invisibles "
+                 "ou écriture de droite à gauche) ; retirez-les.") % {
+            "field": field, "chars": ", ".join(character_label(char) for char in chars)}
+    [char] = chars
     sentence = (_("%(field)s : %(char)s ne s’imprime pas correctement ; retirez-le.")
-                if char in INVISIBLE_CHARACTERS else
+                if is_invisible(char) else
                 _("%(field)s : %(char)s, une écriture de droite à gauche que l’impression "
                   "ne sait pas mettre en page ; retirez-la."))
-    return sentence % {"field": where[:1].upper() + where[1:], "char": character_label(char)}
+    return sentence % {"field": field, "char": character_label(char)}
 
 
 MESSAGES["unprintable_character"] = _unprintable_character

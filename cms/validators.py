@@ -51,8 +51,15 @@ def validate_question_image(file) -> None:
 
 
 # Only the digits 0 to 9: not ３ or ٣ (which int() reads), not 1e0, 3.0 or +3. Spaces around
-# are harmless and dropped.
+# are harmless and dropped. Nine digits at most: no number here comes near a billion, and
+# Python refuses to read an integer of more than 4 300 digits.
 WHOLE_NUMBER = re.compile(r"[0-9]+")
+MAX_DIGITS = 9
+
+
+def echoed(text: str, limit: int = 24) -> str:
+    """Return a value to quote back in a message, cut if long (it may be thousands of digits)."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def whole_number(value, *, field) -> int:
@@ -64,7 +71,15 @@ def whole_number(value, *, field) -> int:
         raise ValidationError(
             _("%(field)s : « %(value)s » n’est pas un nombre entier écrit avec les chiffres "
               "0 à 9."),
-            code="number_not_plain_digits", params={"field": capfirst(field), "value": text},
+            code="number_not_plain_digits",
+            params={"field": capfirst(field), "value": echoed(text)},
+        )
+    if len(text.lstrip("0")) > MAX_DIGITS:
+        raise ValidationError(
+            _("%(field)s : « %(value)s » est un nombre bien trop grand (%(max)s chiffres au "
+              "plus)."),
+            code="number_too_large",
+            params={"field": capfirst(field), "value": echoed(text), "max": MAX_DIGITS},
         )
     return int(text)
 
@@ -95,3 +110,18 @@ class PlainTextField(forms.CharField):
     def to_python(self, value):
         value = super().to_python(value)
         return plain_line_ends(value) if isinstance(value, str) else value
+
+
+class CheckedImageField(forms.ImageField):
+    """A form's image checked by cms.images alone, with its precise French refusals.
+
+    Django's ImageField opens the upload first and says only « Téléversez une image
+    valide » for any failure, a decompression bomb included.
+    """
+
+    def to_python(self, data):
+        upload = forms.FileField.to_python(self, data)
+        if upload is None:
+            return None
+        validate_question_image(upload)
+        return upload

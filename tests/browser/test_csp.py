@@ -93,3 +93,33 @@ def test_a_game_of_douze_coups_runs_under_the_policy(browser, live_server, tmp_p
     context.close()
 
     assert violations.seen == [], "\n".join(violations.seen)
+
+
+def test_the_import_preview_marks_a_change_under_the_policy(page, live_server, editor, tmp_path):
+    from cms.formats import CSVFormat
+    from cms.models import Question
+    from cms.resources import QuestionResource
+
+    load_demo(tmp_path, "douze-coups")
+    question = Question.objects.order_by("pk").first()
+    dataset = QuestionResource().export(queryset=Question.objects.filter(pk=question.pk))
+    text_column = dataset.headers.index("texte")
+    row = list(dataset[0])
+    row[text_column] = row[text_column].replace(row[text_column][:12], "Autrement dit", 1)
+    dataset[0] = tuple(row)
+    sheet = tmp_path / "change.csv"
+    sheet.write_bytes(CSVFormat().export_data(dataset))
+    violations = ViolationLog(page)
+    log_in(page, live_server, editor.username)
+
+    page.goto(f"{live_server.url}/admin/cms/question/import/")
+    page.locator("#id_import_file").set_input_files(str(sheet))
+    page.locator("#id_format").select_option(label="csv")
+    page.locator("input[type=submit]").first.click()
+    page.wait_for_load_state("networkidle")
+    violations.collect()
+
+    added = page.locator("ins").first
+    expect(added).to_contain_text("Autrement dit")
+    assert added.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(230, 255, 230)"
+    assert violations.seen == [], "\n".join(violations.seen)

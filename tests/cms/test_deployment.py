@@ -92,7 +92,7 @@ def test_a_forged_forwarded_for_header_does_not_dodge_the_lock_by_default(client
 
 
 def test_behind_a_proxy_clients_are_told_apart_by_the_header_it_sets(client, editor, settings):
-    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    settings.PLATEAU_PROXY_COUNT = 1
     proxy = "10.0.0.1"
     fail_until_locked(client, editor.username, proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
 
@@ -102,6 +102,46 @@ def test_behind_a_proxy_clients_are_told_apart_by_the_header_it_sets(client, edi
 
     assert locked.status_code == 429
     assert other.status_code == 302
+
+
+def test_behind_a_proxy_what_the_client_wrote_in_the_header_is_not_read(client, editor,
+                                                                         settings):
+    # The proxy appends the address it sees; whatever the attacker wrote stays on the left.
+    settings.PLATEAU_PROXY_COUNT = 1
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, editor.username, "pas-le-bon", "10.0.0.1",
+               HTTP_X_FORWARDED_FOR=f"6.6.6.{n}, 198.51.100.7")
+
+    response = log_in(client, editor.username, PASSWORD, "10.0.0.1",
+                      HTTP_X_FORWARDED_FOR="6.6.6.99, 198.51.100.7")
+
+    assert response.status_code == 429
+
+
+def test_behind_two_proxies_the_client_is_the_second_entry_from_the_right(client, editor,
+                                                                          settings):
+    settings.PLATEAU_PROXY_COUNT = 2
+    fail_until_locked(client, editor.username, "10.0.0.2",
+                      HTTP_X_FORWARDED_FOR="6.6.6.6, 198.51.100.7, 10.0.0.1")
+
+    locked = log_in(client, editor.username, PASSWORD, "10.0.0.2",
+                    HTTP_X_FORWARDED_FOR="198.51.100.7, 10.0.0.1")
+    other = log_in(client, editor.username, PASSWORD, "10.0.0.2",
+                   HTTP_X_FORWARDED_FOR="198.51.100.8, 10.0.0.1")
+
+    assert (locked.status_code, other.status_code) == (429, 302)
+
+
+def test_a_request_that_skipped_the_proxies_is_counted_by_its_own_address(client, editor,
+                                                                          settings):
+    settings.PLATEAU_PROXY_COUNT = 2
+    fail_until_locked(client, editor.username, "203.0.113.1",
+                      HTTP_X_FORWARDED_FOR="198.51.100.7")  # one entry: not through two proxies
+
+    assert log_in(client, editor.username, PASSWORD, "203.0.113.1",
+                  HTTP_X_FORWARDED_FOR="198.51.100.9").status_code == 429
+    assert log_in(client, editor.username, PASSWORD, "203.0.113.2",
+                  HTTP_X_FORWARDED_FOR="198.51.100.7").status_code == 302
 
 
 # --- Content-Security-Policy ----------------------------------------------------------------
@@ -237,7 +277,9 @@ def test_a_proxy_ssl_header_that_is_not_a_request_header_is_refused(tmp_path):
 
 @pytest.mark.parametrize(("name", "value"), [("AXES_FAILURE_LIMIT", "0"),
                                            ("AXES_COOLOFF_MINUTES", "0"),
-                                           ("AXES_PROXY_COUNT", "-1")])
+                                           ("AXES_PROXY_COUNT", "-1"),
+                                           ("AXES_IP_HEADER", "X-Forwarded-For"),
+                                           ("AXES_IP_HEADERS", "HTTP_X_FORWARDED_FOR")])
 def test_an_impossible_login_throttle_stops_the_start(tmp_path, name, value):
     result = manage(tmp_path, "check", **{name: value})
 

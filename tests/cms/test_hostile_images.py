@@ -233,3 +233,56 @@ def test_an_upload_named_like_a_stored_image_is_still_checked():
                                 b"<html>not an image</html>")
     with pytest.raises(ValidationError):
         validate_question_image(upload)
+
+
+def test_a_16_bit_grey_png_keeps_its_greys_instead_of_turning_white():
+    # A gradient over the whole 16-bit range, as a scanner or a raw converter writes it.
+    wide = Image.new("I;16", (256, 4))
+    wide.putdata([x * 257 for _y in range(4) for x in range(256)])
+    out = io.BytesIO()
+    wide.save(out, format="PNG")
+
+    with Image.open(io.BytesIO(clean_image(out.getvalue()).content)) as stored:
+        grey = stored.convert("L")
+        row = [grey.getpixel((x, 0)) for x in (0, 64, 128, 192, 255)]
+
+    assert row == [0, 64, 128, 192, 255]
+
+
+def mpo_bytes() -> bytes:
+    """A two-picture MPO, as a phone's portrait or 3D mode writes it."""
+    first, second = noisy((64, 48)), noisy((32, 24))
+    out = io.BytesIO()
+    first.save(out, format="MPO", save_all=True, append_images=[second])
+    return out.getvalue()
+
+
+def test_a_phone_s_multi_picture_jpeg_is_kept_as_its_first_picture():
+    content = mpo_bytes()
+    assert Image.open(io.BytesIO(content)).format == "MPO"
+
+    clean = clean_image(content)
+
+    assert clean.extension == "jpg"
+    with Image.open(io.BytesIO(clean.content)) as stored:
+        assert (stored.format, stored.size) == ("JPEG", (64, 48))
+
+
+def test_a_multi_picture_jpeg_with_a_page_after_its_pictures_is_refused():
+    assert code_of(mpo_bytes() + b"<html><script>x</script></html>") == "image_polyglot"
+
+
+@pytest.mark.django_db
+def test_the_admin_names_a_decompression_bomb_precisely(editor_client):
+    # 225 million pixels in 27 KB: Pillow refuses to open it at all.
+    bomb = io.BytesIO()
+    Image.new("1", (15000, 15000)).save(bomb, format="PNG")
+    upload = SimpleUploadedFile("bombe.png", bomb.getvalue(), "image/png")
+
+    response = editor_client.post("/admin/cms/question/add/?kind=etoile-mysterieuse",
+                                  _etoile_form(editor_client, upload))
+
+    errors = response.context["adminform"].form.errors.as_data()["image"]
+    assert [e.code for e in errors] == ["image_too_large"]
+    assert "trop de pixels" in " ".join(errors[0].messages)
+    assert not Question.objects.exists()

@@ -99,6 +99,46 @@ def test_an_import_refuses_proposition_numbers_in_other_digits(db):
     assert row_errors(result)[2]["bonnes"]
 
 
+HUGE = "9" * 5000  # Python refuses to read more than 4 300 digits as an integer
+
+
+def test_a_whole_number_of_thousands_of_digits_is_refused_in_french_and_not_echoed_whole():
+    with pytest.raises(ValidationError) as refused:
+        whole_number(HUGE, field="difficulté")
+
+    assert refused.value.code == "number_too_large"
+    message = refused.value.messages[0]
+    assert "bien trop grand" in message and len(message) < 150
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["difficulty", "step", "propositions-0-position"])
+def test_the_admin_refuses_a_number_of_thousands_of_digits_without_an_error_page(
+        editor_client, field):
+    url = "/admin/cms/question/add/?kind=echelle"
+    data = form_data(editor_client.get(url), kind="echelle",
+                     text="Quelle est la capitale de l’Australie ?", difficulty="1", step="1")
+    data[field] = HUGE
+
+    response = editor_client.post(url, data)
+
+    assert response.status_code == 200
+    assert "bien trop grand" in response.content.decode()
+    assert not Question.objects.exists()
+
+
+@pytest.mark.parametrize("column", ["difficulte", "palier", "bonnes"])
+def test_an_import_refuses_a_number_of_thousands_of_digits_naming_the_cell(db, column):
+    data = csv_bytes(ECHELLE_HEADERS, [echelle_row(1, **{column: HUGE})])
+
+    result = run_import(CSVFormat(), data)
+
+    message = " ".join(row_errors(result)[2][column])
+    assert "Exceeds" not in message and HUGE not in message
+    assert "trop grand" in message or "numéros de propositions" in message
+    assert not Question.objects.exists()
+
+
 def test_an_import_takes_a_difficulty_with_spaces_around(db):
     data = csv_bytes(ECHELLE_HEADERS, [echelle_row(1, difficulte=" 1 ")])
 
@@ -281,3 +321,28 @@ def test_reimporting_a_workbook_that_turned_a_carriage_return_into_a_line_feed_c
     assert (result.totals["skip"], result.totals["update"]) == (1, 0)
     question.refresh_from_db()
     assert question.text == "\rQuelle est la capitale\r\ndu Pérou ?"
+
+
+@pytest.mark.parametrize(("char", "name"), [
+    ("\u00ad", "U+00AD (trait d’union conditionnel)"),
+    ("\u2028", "U+2028 (séparateur de lignes)"),
+    ("\ufe0f", "U+FE0F (caractère invisible)"),
+    ("\u2063", "U+2063 (caractère invisible)"),  # an invisible separator, class "format"
+])
+def test_a_soft_hyphen_a_line_separator_or_a_variation_selector_is_an_error(db, char, name):
+    question = make_question("echelle", text=f"Quelle est la capi{char}tale du Pérou ?")
+
+    [problem] = unprintable(question)
+
+    assert name in problem.message
+
+
+def test_every_unprintable_character_of_a_field_is_named_at_once(db):
+    question = make_question("echelle", text="Quelle\u200b ville de שלום est au\u00ad Pérou ?")
+
+    [problem] = unprintable(question)
+
+    for name in ("U+200B (espace sans chasse)", "U+05E9 (lettre hébraïque",
+                 "U+00AD (trait d’union conditionnel)"):
+        assert name in problem.message
+    assert "retirez-les" in problem.message
