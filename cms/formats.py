@@ -19,6 +19,7 @@ import unicodedata
 import zipfile
 import zlib
 from collections import Counter
+from xml.parsers import expat
 
 import tablib
 from django.conf import settings
@@ -110,10 +111,7 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
     for number, row in enumerate(rows, start=first_line):
         scanned += 1
         if scanned > max_rows:
-            raise ImportFileError(_(
-                "Le fichier a plus de %(max)s lignes (lignes vides comprises) : "
-                "découpez-le ou supprimez les lignes vides."
-            ) % {"max": max_rows})
+            raise _too_many_rows(max_rows)
         row = list(row)
         if _is_blank(row):
             blank_run.append(number)
@@ -131,6 +129,13 @@ def build_dataset(headers, rows, *, first_line: int) -> tablib.Dataset:
         dataset.append(["" if v is None else v for v in row])
     dataset.first_line = first_line
     return dataset
+
+
+def _too_many_rows(max_rows: int) -> ImportFileError:
+    return ImportFileError(_(
+        "Le fichier a plus de %(max)s lignes (lignes vides comprises) : "
+        "découpez-le ou supprimez les lignes vides."
+    ) % {"max": max_rows})
 
 
 def _check_column_count(count: int) -> None:
@@ -289,7 +294,7 @@ class XLSXFormat(SafeFormat):
         data = self.as_bytes(in_stream)
         _check_size(data, settings.PLATEAU_IMPORT_MAX_BYTES, "XLSX")
         _check_archive(data, _("Ce fichier n’est pas un classeur XLSX (ou il est tronqué)."),
-                       refuse_dtd=True)
+                       workbook=True)
         try:
             book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         except Exception:  # openpyxl raises anything from KeyError to XML errors
@@ -299,18 +304,18 @@ class XLSXFormat(SafeFormat):
         try:
             sheet = book.active
             # The <dimension> a file declares would pad every row up to its width (16 384
-            # columns at most): forget it. The header row is read whole, so that a name past
-            # the column cap is refused; data rows are not read past the cap.
+            # columns at most): forget it. No row is read past the column cap: the scan of the
+            # archive refused any cell beyond it that holds a value.
             sheet.reset_dimensions()
             try:
-                headers = next(sheet.iter_rows(max_row=1, values_only=True))
+                headers = next(sheet.iter_rows(max_row=1, max_col=MAX_COLUMNS,
+                                               values_only=True))
             except StopIteration:
                 raise ImportFileError(_("Le classeur est vide.")) from None
             headers = list(headers)
             while headers and headers[-1] is None:
                 headers.pop()
-            _check_column_count(len(headers))
-            rows = sheet.iter_rows(min_row=2, max_col=MAX_COLUMNS + 1, values_only=True)
+            rows = sheet.iter_rows(min_row=2, max_col=MAX_COLUMNS, values_only=True)
             return build_dataset(headers, (_xlsx_row(r) for r in rows), first_line=2)
         except ImportFileError:
             raise
@@ -362,13 +367,14 @@ def _xlsx_row(values):
     return row
 
 
-def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zipfile.ZipFile:
+def _check_archive(data: bytes, message: str, *, workbook: bool = False) -> zipfile.ZipFile:
     """Open a ZIP container whose every member was unpacked and found as its headers say.
 
     Each member is unpacked here in chunks, under a cap on the bytes really produced; its real
     size and CRC must match its headers. Readers that trust the headers afterwards (zipfile,
-    openpyxl) are then bounded too. With `refuse_dtd`, a member declaring a DTD (which no
-    workbook needs, and whose entities can expand a few bytes into millions) is refused.
+    openpyxl) are then bounded too. For a `workbook`, a member declaring a DTD (which no
+    workbook needs, and whose entities can expand a few bytes into millions) is refused, and
+    the XML of every member is counted as it unpacks (see `WorkbookScan`).
     """
     # zipfile keeps an object per member: count them first (an upper bound, each central
     # directory entry starts with this signature) rather than let a small file hold millions.
@@ -389,9 +395,9 @@ def _check_archive(data: bytes, message: str, *, refuse_dtd: bool = False) -> zi
     if declared > limit:
         raise _unpacked_too_large(declared, limit)
     budget = limit
+    scan = WorkbookScan() if workbook else None
     for info in members:
-        budget -= _unpack_member(data, info, budget=budget, limit=limit,
-                                 refuse_dtd=refuse_dtd)
+        budget -= _unpack_member(data, info, budget=budget, limit=limit, scan=scan)
     return archive
 
 
@@ -413,8 +419,11 @@ DTD_OVERLAP = max(len(mark) for mark in DTD_MARKS) - 1  # a mark may straddle tw
 
 
 def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: int,
-                   refuse_dtd: bool = False) -> int:
-    """Unpack one member in chunks without keeping it; return its real size."""
+                   scan: WorkbookScan | None = None) -> int:
+    """Unpack one member in chunks without keeping it; return its real size.
+
+    With a workbook's `scan`, a DTD is refused and the member's XML is counted as it comes.
+    """
     if info.flag_bits & 0x1:
         raise _damaged_member(info, _("fichier chiffré (protégé par mot de passe), "
                                       "impossible à lire"))
@@ -438,6 +447,7 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
     crc = 0
     tail = b""
     inflater = zlib.decompressobj(-zlib.MAX_WBITS) if info.compress_type else None
+    part = scan.part(info) if scan is not None else None
     try:
         for offset in range(0, len(packed), UNPACK_CHUNK):
             chunk = packed[offset:offset + UNPACK_CHUNK]
@@ -452,19 +462,20 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
                 if size > budget:
                     raise _unpacked_too_large(limit - budget + size, limit)
                 crc = zlib.crc32(out, crc)
-                if refuse_dtd:
+                if part is not None:
                     window = tail + out
                     if any(mark in window for mark in DTD_MARKS):
-                        raise _damaged_member(info, _(
-                            "déclaration <!DOCTYPE> refusée (un classeur n’en contient "
-                            "jamais)"))
+                        raise _dtd_refused(info)
                     tail = window[-DTD_OVERLAP:]
+                    part.feed(out)
                 if inflater is not None and inflater.eof:
                     break
             if inflater is not None and inflater.eof:
                 break  # what follows the end of the stream is not part of the member
         if inflater is not None and not inflater.eof:
             raise _damaged_member(info, _("données compressées tronquées"))
+        if part is not None:
+            part.feed(b"", final=True)
     except zlib.error:
         raise _damaged_member(info, _("données compressées illisibles")) from None
     if size != info.file_size:
@@ -474,6 +485,193 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
     if crc != info.CRC:
         raise _damaged_member(info, _("somme de contrôle (CRC) incorrecte"))
     return size
+
+
+def _dtd_refused(info: zipfile.ZipInfo) -> ImportFileError:
+    return _damaged_member(info, _(
+        "déclaration <!DOCTYPE> refusée (un classeur n’en contient jamais)"))
+
+
+# A cell's or a shared string's rich text past this many elements is an attack, not a quiz.
+MAX_ELEMENTS_PER_CELL = 1000
+# Elements outside cells and shared strings (styles, merged ranges, links…): openpyxl keeps
+# each one in memory until the part is read, so they are capped on their own.
+MAX_STRUCTURE_ELEMENTS = 200_000
+# All the XML elements of a workbook, for each cell of the budget: the cell, its value, its
+# text and a few of rich text.
+ELEMENTS_PER_CELL = 4
+VALUE_TAGS = frozenset({"v", "f", "is"})
+
+
+class WorkbookScan:
+    """What openpyxl would build from a workbook, counted from its XML before it builds it.
+
+    Every member is read as it unpacks, with expat and no tree, and refused as soon as a
+    count passes its cap: a row of more than MAX_COLUMNS cells or with a value beyond them, a
+    sheet of more rows than an import takes, more cells or more shared strings than
+    PLATEAU_IMPORT_MAX_CELLS, more elements than a few per cell. So the cost of a refusal
+    is bounded by what was read, whatever the file declares.
+    """
+
+    def __init__(self):
+        self.max_cells = settings.PLATEAU_IMPORT_MAX_CELLS
+        self.max_rows = settings.PLATEAU_IMPORT_MAX_ROWS
+        self.max_elements = ELEMENTS_PER_CELL * self.max_cells
+        self.elements_left = self.max_elements
+        self.cells = self.strings = self.structure = 0
+
+    def part(self, info: zipfile.ZipInfo) -> PartScan:
+        return PartScan(self, info)
+
+
+# What an element is to the scan, by its name without prefix.
+OTHER, ROW, CELL, SHARED_STRING = range(4)
+ELEMENT_KINDS = {"row": ROW, "c": CELL, "si": SHARED_STRING}
+
+
+class PartScan:
+    """One member of a workbook, fed to expat chunk by chunk, counted by a WorkbookScan.
+
+    `start` runs for every element of the file: it is kept short.
+    """
+
+    def __init__(self, scan: WorkbookScan, info: zipfile.ZipInfo):
+        self.scan = scan
+        self.info = info
+        self.readable = True
+        self.elements_left = scan.elements_left
+        self.kinds: dict[str, int] = {}
+        self.depth = 0
+        # Where the open row, and the open cell or shared string, began (0: none open).
+        self.row_depth = self.item_depth = 0
+        self.rows = self.row = self.row_cells = self.column = self.item_elements = 0
+        parser = expat.ParserCreate()
+        parser.StartElementHandler = self.start
+        parser.EndElementHandler = self.end
+        parser.StartDoctypeDeclHandler = self.refuse_dtd
+        parser.EntityDeclHandler = self.refuse_dtd
+        self.parser = parser
+
+    def feed(self, data: bytes, *, final: bool = False) -> None:
+        if self.readable:
+            try:
+                self.parser.Parse(data, final)
+            except expat.ExpatError:
+                # Not XML (a picture), or XML broken here: openpyxl reads with expat too and
+                # stops at the same byte, so nothing past it can cost anything.
+                self.readable = False
+        if final:
+            self.scan.elements_left = self.elements_left
+
+    def refuse_dtd(self, *args) -> None:
+        raise _dtd_refused(self.info)
+
+    def start(self, name: str, attrs: dict) -> None:
+        self.elements_left -= 1
+        if self.elements_left < 0:
+            raise ImportFileError(_(
+                "Le classeur contient plus de %(max)s éléments XML, bien plus que ses "
+                "cellules n’en demandent : il ne peut pas être importé."
+            ) % {"max": self.scan.max_elements})
+        self.depth += 1
+        if self.item_depth:  # inside a cell or a shared string
+            self.item_elements += 1
+            if self.item_elements > MAX_ELEMENTS_PER_CELL:
+                raise self.too_rich()
+            if self.column > MAX_COLUMNS and _local_name(name) in VALUE_TAGS:
+                raise ImportFileError(_(
+                    "Ligne %(line)s, colonne %(column)s : une cellule remplie au-delà de la "
+                    "colonne %(max)s ; le maximum est %(max)s colonnes."
+                ) % {"line": self.row, "column": self.column, "max": MAX_COLUMNS})
+            return
+        kind = self.kinds.get(name)
+        if kind is None:
+            kind = ELEMENT_KINDS.get(_local_name(name), OTHER)
+            if len(self.kinds) < 100:  # a file may invent names without end
+                self.kinds[name] = kind
+        if kind == CELL and self.row_depth:
+            self.start_cell(attrs)
+        elif kind == ROW:
+            self.start_row(attrs)
+        elif kind == SHARED_STRING:
+            self.start_shared_string()
+        else:
+            self.scan.structure += 1
+            if self.scan.structure > MAX_STRUCTURE_ELEMENTS:
+                raise _damaged_member(self.info, _(
+                    "plus de %(max)s éléments XML hors des cellules"
+                ) % {"max": MAX_STRUCTURE_ELEMENTS})
+
+    def end(self, name: str) -> None:
+        if self.depth == self.item_depth:
+            self.item_depth = 0
+        elif self.depth == self.row_depth:
+            self.row_depth = 0
+        self.depth -= 1
+
+    def start_row(self, attrs: dict) -> None:
+        self.rows += 1
+        number = attrs.get("r", "")
+        # openpyxl takes the row number from r, else counts on from the row before.
+        self.row = int(number) if number.isdigit() and len(number) < 10 else self.row + 1
+        if max(self.rows, self.row) > self.scan.max_rows + 1:  # + 1: the header row
+            raise _too_many_rows(self.scan.max_rows)
+        self.row_depth = self.depth
+        self.row_cells = self.column = 0
+
+    def start_cell(self, attrs: dict) -> None:
+        scan = self.scan
+        self.row_cells += 1
+        if self.row_cells > MAX_COLUMNS:
+            raise ImportFileError(_(
+                "La ligne %(line)s du classeur a plus de %(max)s cellules ; le maximum est "
+                "%(max)s colonnes."
+            ) % {"line": self.row, "max": MAX_COLUMNS})
+        scan.cells += 1
+        if scan.cells > scan.max_cells:
+            raise ImportFileError(_(
+                "Le classeur a plus de %(max)s cellules, le maximum d’un import : "
+                "découpez-le."
+            ) % {"max": scan.max_cells})
+        self.column = _column_number(attrs.get("r"), after=self.column)
+        self.item_depth = self.depth
+        self.item_elements = 0
+
+    def start_shared_string(self) -> None:
+        scan = self.scan
+        scan.strings += 1
+        if scan.strings > scan.max_cells:
+            raise ImportFileError(_(
+                "Le classeur déclare plus de %(max)s textes partagés (« %(name)s ») : plus "
+                "que les %(max)s cellules qu’un import peut lire."
+            ) % {"max": scan.max_cells, "name": self.info.filename})
+        self.item_depth = self.depth
+        self.item_elements = 0
+
+    def too_rich(self) -> ImportFileError:
+        if self.row_depth:
+            return ImportFileError(_(
+                "Ligne %(line)s, colonne %(column)s : plus de %(max)s éléments XML dans une "
+                "seule cellule."
+            ) % {"line": self.row, "column": self.column, "max": MAX_ELEMENTS_PER_CELL})
+        return ImportFileError(_(
+            "Texte partagé n°%(n)s : plus de %(max)s éléments XML dans un seul texte."
+        ) % {"n": self.scan.strings, "max": MAX_ELEMENTS_PER_CELL})
+
+
+def _local_name(name: str) -> str:
+    return name[name.find(":") + 1:]  # a prefix is the namespace's business, not ours
+
+
+def _column_number(ref: str | None, *, after: int) -> int:
+    """Return the column of a cell reference (« AB12 » → 28), as openpyxl reads it."""
+    letters = (ref or "").replace("$", "").rstrip("0123456789").upper()
+    if not (letters.isascii() and letters.isalpha() and len(letters) <= 3):
+        return after + 1  # no reference: the next column (openpyxl refuses a bad one)
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
 
 
 # --- JSON ---------------------------------------------------------------------------------

@@ -379,3 +379,190 @@ def test_the_admin_refuses_a_hostile_file_on_the_form(editor_client, name):
 
     assert response.status_code == 200
     assert says in " ".join(response.context["form"].errors["import_file"])
+
+
+# --- a workbook's XML is counted before openpyxl builds anything ---------------------------
+
+SHEET_PART = "xl/worksheets/sheet1.xml"
+STRINGS_PART = "xl/sharedStrings.xml"
+MAIN_NAMESPACE = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+HEADER_ROW = ('<row r="1"><c r="A1" t="inlineStr"><is><t>ref</t></is></c>'
+              '<c r="B1" t="inlineStr"><is><t>genre</t></is></c></row>')
+
+
+def cell(ref: str, text: str = "x") -> str:
+    return f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+
+
+def workbook_with(sheet_data: str, *, strings: str | None = None, after: str = "") -> bytes:
+    """A sound workbook whose sheetData is `sheet_data`, optionally with a sharedStrings part
+    holding `strings` (its <si> elements) and with `after` following the sheetData."""
+    with zipfile.ZipFile(io.BytesIO(workbook_bytes())) as archive:
+        members = {i.filename: archive.read(i) for i in archive.infolist()}
+    sheet = members[SHEET_PART].decode()
+    start, end = sheet.index("<sheetData>"), sheet.index("</sheetData>") + len("</sheetData>")
+    members[SHEET_PART] = (sheet[:start] + f"<sheetData>{sheet_data}</sheetData>" + after
+                           + sheet[end:]).encode()
+    if strings is not None:
+        members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
+            b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
+            b'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>')
+        members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace(
+            b"</Relationships>", b'<Relationship Id="rIdStrings" Type="http://schemas.'
+            b'openxmlformats.org/officeDocument/2006/relationships/sharedStrings" '
+            b'Target="sharedStrings.xml"/></Relationships>')
+        members[STRINGS_PART] = (
+            '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+            f"{strings}</sst>").encode()
+    return zip_of(members)
+
+
+def refused_before_openpyxl(monkeypatch, data: bytes) -> tuple[str, int]:
+    """Return the refusal of a workbook and the peak memory it took; openpyxl never runs."""
+    monkeypatch.setattr("openpyxl.load_workbook", pytest.fail)
+    messages = []
+    peak = peak_memory_of(lambda: messages.append(refusal(XLSXFormat(), data)))
+    return messages[0], peak
+
+
+def test_a_header_row_of_two_cells_and_two_million_empty_ones_is_refused_at_once(monkeypatch):
+    data = workbook_with('<row r="1">' + cell("A1", "ref") + cell("B1", "genre")
+                         + "<c/>" * 2_000_000 + "</row>")
+    assert len(data) < 100 * 1024
+
+    message, peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message == ("La ligne 1 du classeur a plus de 200 cellules ; le maximum est "
+                       "200 colonnes.")
+    assert peak < 2 * MEGABYTE
+
+
+def test_a_data_row_of_a_million_cells_is_refused_at_once(monkeypatch):
+    data = workbook_with(HEADER_ROW + '<row r="2">' + "<c><v>1</v></c>" * 1_000_000 + "</row>")
+
+    message, peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message.startswith("La ligne 2 du classeur a plus de 200 cellules")
+    assert peak < 2 * MEGABYTE
+
+
+def test_shared_strings_past_the_cell_budget_are_refused_before_openpyxl(settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_CELLS = 1000
+    data = workbook_with(HEADER_ROW, strings="<si><t>x</t></si>" * 100_000)
+
+    message, peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message == ("Le classeur déclare plus de 1000 textes partagés "
+                       "(« xl/sharedStrings.xml ») : plus que les 1000 cellules qu’un import "
+                       "peut lire.")
+    assert peak < 2 * MEGABYTE
+
+
+def test_a_sheet_past_the_cell_budget_is_refused(settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_CELLS = 200
+    rows = "".join(f'<row r="{n}">' + "<c/>" * 50 + "</row>" for n in range(2, 6))
+
+    message, _peak = refused_before_openpyxl(monkeypatch, workbook_with(HEADER_ROW + rows))
+
+    assert message == "Le classeur a plus de 200 cellules, le maximum d’un import : découpez-le."
+
+
+def test_a_sheet_of_more_rows_than_the_cap_is_refused_before_openpyxl(settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_ROWS = 10
+    rows = "".join(f"<row>{cell('A1')}</row>" for _ in range(11))
+
+    message, _peak = refused_before_openpyxl(monkeypatch, workbook_with(HEADER_ROW + rows))
+
+    assert message.startswith("Le fichier a plus de 10 lignes (lignes vides comprises)")
+
+
+def test_a_row_numbered_past_the_cap_is_refused_before_openpyxl(settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_ROWS = 10
+    data = workbook_with(HEADER_ROW + f'<row r="1048576">{cell("A1048576")}</row>')
+
+    message, _peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message.startswith("Le fichier a plus de 10 lignes")
+
+
+def test_a_value_beyond_the_column_cap_of_a_data_row_is_refused_not_dropped(monkeypatch):
+    data = workbook_with(HEADER_ROW + f'<row r="2">{cell("A2")}{cell("KQ2", "perdu")}</row>')
+
+    message, _peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message == ("Ligne 2, colonne 303 : une cellule remplie au-delà de la colonne 200 ; "
+                       "le maximum est 200 colonnes.")
+
+
+def test_an_empty_formatted_cell_beyond_the_column_cap_is_no_problem():
+    data = workbook_with(HEADER_ROW + f'<row r="2">{cell("A2")}<c r="KQ2" s="0"/></row>')
+
+    dataset = XLSXFormat().create_dataset(data)
+
+    assert dataset.headers == ["ref", "genre"]
+    assert list(dataset[0]) == ["x", ""]
+
+
+def test_rows_and_cells_written_with_a_namespace_prefix_are_counted_too(monkeypatch):
+    cells = '<x:c t="inlineStr"><x:is><x:t>a</x:t></x:is></x:c>' * 201
+    data = workbook_with(HEADER_ROW + f'<x:row xmlns:x="{MAIN_NAMESPACE}" r="2">{cells}</x:row>')
+
+    message, _peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message.startswith("La ligne 2 du classeur a plus de 200 cellules")
+
+
+def test_a_cell_flooded_with_rich_text_runs_is_refused(monkeypatch):
+    runs = "<r><t>a</t></r>" * 100_000
+    data = workbook_with(HEADER_ROW + f'<row r="2"><c r="A2" t="inlineStr"><is>{runs}</is></c>'
+                         "</row>")
+
+    message, peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message == "Ligne 2, colonne 1 : plus de 1000 éléments XML dans une seule cellule."
+    assert peak < 2 * MEGABYTE
+
+
+def test_a_shared_string_flooded_with_rich_text_runs_is_refused(monkeypatch):
+    data = workbook_with(HEADER_ROW, strings="<si><t>a</t></si><si>"
+                         + "<r><t>a</t></r>" * 100_000 + "</si>")
+
+    message, _peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message == "Texte partagé n°2 : plus de 1000 éléments XML dans un seul texte."
+
+
+def test_a_flood_of_elements_outside_the_cells_is_refused(monkeypatch):
+    monkeypatch.setattr(formats, "MAX_STRUCTURE_ELEMENTS", 1000)
+    merges = '<mergeCells>' + '<mergeCell ref="A1:B1"/>' * 2000 + "</mergeCells>"
+
+    message, _peak = refused_before_openpyxl(monkeypatch, workbook_with(HEADER_ROW,
+                                                                        after=merges))
+
+    assert message == ("Archive endommagée, « xl/worksheets/sheet1.xml » : plus de 1000 "
+                       "éléments XML hors des cellules.")
+
+
+def test_a_workbook_of_more_elements_than_its_cells_need_is_refused(settings, monkeypatch):
+    settings.PLATEAU_IMPORT_MAX_CELLS = 1000  # 4000 elements
+    rich = '<c t="inlineStr"><is>' + "<r><t>a</t></r>" * 449 + "</is></c>"  # 900 elements
+    data = workbook_with(HEADER_ROW + '<row r="2">' + rich * 5 + "</row>")
+
+    message, _peak = refused_before_openpyxl(monkeypatch, data)
+
+    assert message.startswith("Le classeur contient plus de 4000 éléments XML")
+
+
+def test_a_workbook_at_the_caps_still_imports(settings):
+    from openpyxl.utils import get_column_letter
+
+    settings.PLATEAU_IMPORT_MAX_ROWS = 3
+    columns = [get_column_letter(n) for n in range(1, 201)]
+    header = "".join(cell(f"{c}1", f"c{n}") for n, c in enumerate(columns))
+    values = "".join(cell(f"{c}2") for c in columns)
+    data = workbook_with(f'<row r="1">{header}</row><row r="2">{values}</row>' + "<row/>" * 2)
+
+    dataset = XLSXFormat().create_dataset(data)
+
+    assert len(dataset.headers) == 200
+    assert list(dataset[0]) == ["x"] * 200
