@@ -41,6 +41,8 @@ SHEET_EXTENSIONS = ("csv", "xlsx", "json")
 MAX_COLUMNS = 200
 # Our JSON formats nest six levels at most (OpenQuizzDB); deeper is refused before any use.
 MAX_JSON_DEPTH = 32
+# No column takes a number longer than this (Python itself converts 4 300 digits at most).
+MAX_JSON_DIGITS = 100
 # Archive members are unpacked this many bytes at a time, whatever their headers declare.
 UNPACK_CHUNK = 64 * 1024
 
@@ -256,11 +258,7 @@ class CSVFormat(SafeFormat):
         first_line = text.split("\n", 1)[0]
         # French spreadsheets save CSV with semicolons.
         delimiter = max(";,\t", key=first_line.count)
-        try:
-            rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
-                                   strict=True))
-        except csv.Error as error:
-            raise ImportFileError(_("CSV mal formé : %(error)s.") % {"error": error}) from None
+        rows = read_csv_rows(text, delimiter)
         # Refused before any work per column, so that a 100 000-column header costs nothing.
         _check_column_count(len(rows[0]) if rows else 0)
         rows = [[restore(cell) for cell in row] for row in rows]
@@ -274,6 +272,43 @@ class CSVFormat(SafeFormat):
             writer.writerow([neutralise(_cell_text(v)) for v in row])
         # A BOM so that Excel reads the accents right.
         return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def read_csv_rows(text: str, delimiter: str) -> list[list[str]]:
+    """Return the rows of a CSV text, or refuse it in French, naming the line at fault."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    rows = []
+    while True:
+        first_line = reader.line_num + 1  # where the row being read starts
+        try:
+            row = next(reader)
+        except StopIteration:
+            return rows
+        except csv.Error as error:
+            raise _csv_problem(str(error), first_line, delimiter) from None
+        rows.append(row)
+
+
+def _csv_problem(message: str, line: int, delimiter: str) -> ImportFileError:
+    """Return the csv module's error (English, and not always clear) in French."""
+    if message.startswith("field larger than field limit"):
+        return ImportFileError(_(
+            "Ligne %(line)s : une cellule est trop longue (plus de %(max)s caractères, la "
+            "limite). Souvent, un guillemet ouvert et jamais fermé avale la suite du fichier."
+        ) % {"line": line, "max": csv.field_size_limit()})
+    if message == "unexpected end of data":
+        return ImportFileError(_(
+            "Ligne %(line)s : un guillemet ouvert n’est jamais fermé (la fin du fichier arrive "
+            "avant)."
+        ) % {"line": line})
+    if message.endswith("expected after '\"'"):
+        return ImportFileError(_(
+            "Ligne %(line)s : un guillemet fermant est suivi d’autre chose que le séparateur "
+            "« %(sep)s ». Dans une cellule entre guillemets, doublez les guillemets (\"\")."
+        ) % {"line": line, "sep": "\\t" if delimiter == "\t" else delimiter})
+    return ImportFileError(_(
+        "Ligne %(line)s : CSV mal formé, cette ligne ne peut pas être découpée en cellules."
+    ) % {"line": line})
 
 
 def _cell_text(value) -> str:
@@ -685,16 +720,49 @@ def load_json(data: bytes):
     except UnicodeDecodeError:
         raise ImportFileError(_("Un fichier JSON doit être encodé en UTF-8.")) from None
     try:
-        parsed = json.loads(text)
+        parsed = json.loads(text, parse_int=_json_integer)
     except json.JSONDecodeError as error:
         raise ImportFileError(_(
             "JSON invalide, ligne %(line)s, colonne %(col)s : %(msg)s."
-        ) % {"line": error.lineno, "col": error.colno, "msg": error.msg}) from None
+        ) % {"line": error.lineno, "col": error.colno,
+             "msg": _json_problem(error.msg)}) from None
     except RecursionError:
         raise _json_too_deep() from None
     if json_depth(parsed) > MAX_JSON_DEPTH:
         raise _json_too_deep()
     return parsed
+
+
+def _json_integer(digits: str) -> int:
+    # Python refuses to convert more than 4 300 digits, with a ValueError the import would
+    # not expect; no column wants a number anywhere near this long.
+    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+        raise ImportFileError(_(
+            "JSON : un nombre de %(n)s chiffres ; aucune colonne n’en prend plus de %(max)s."
+        ) % {"n": len(digits.lstrip("-")), "max": MAX_JSON_DIGITS})
+    return int(digits)
+
+
+# What the json module says, in French; anything else is named as a mistake in the syntax.
+JSON_PROBLEMS = {
+    "Expecting value": gettext_lazy("une valeur est attendue"),
+    "Expecting ',' delimiter": gettext_lazy("une virgule est attendue"),
+    "Expecting ':' delimiter": gettext_lazy("deux-points sont attendus"),
+    "Expecting property name enclosed in double quotes": gettext_lazy(
+        "un nom de clé entre guillemets droits (\"…\") est attendu"),
+    "Unterminated string starting at": gettext_lazy("texte non terminé (guillemet manquant)"),
+    "Invalid control character at": gettext_lazy(
+        "caractère de contrôle dans un texte (une tabulation ou un saut de ligne s’écrivent "
+        "\\t et \\n)"),
+    "Invalid \\escape": gettext_lazy("barre oblique inverse (\\) suivie d’un caractère "
+                                     "inconnu"),
+    "Invalid \\uXXXX escape": gettext_lazy("séquence \\u mal formée"),
+    "Extra data": gettext_lazy("du contenu suit la fin du JSON"),
+}
+
+
+def _json_problem(message: str) -> str:
+    return str(JSON_PROBLEMS.get(message) or _("erreur de syntaxe"))
 
 
 def _json_too_deep() -> ImportFileError:

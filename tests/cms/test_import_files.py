@@ -273,6 +273,29 @@ def test_it_refuses_a_utf16_csv_and_names_the_encoding(encoding):
     assert "UTF-8" in message  # and says what to do instead
 
 
+def test_it_says_in_french_that_a_csv_cell_is_too_long():
+    data = b"ref;texte\r\nq-1;" + b"x" * 200_000 + b"\r\n"
+
+    assert refusal(CSVFormat(), data) == (
+        "Ligne 2 : une cellule est trop longue (plus de 131072 caractères, la limite). "
+        "Souvent, un guillemet ouvert et jamais fermé avale la suite du fichier.")
+
+
+def test_it_names_the_line_where_an_unclosed_csv_quote_opens():
+    data = b'ref;texte\r\nq-1;ok\r\nq-2;"jamais ferm\xc3\xa9\r\nq-3;suite\r\n'
+
+    assert refusal(CSVFormat(), data) == (
+        "Ligne 3 : un guillemet ouvert n’est jamais fermé (la fin du fichier arrive avant).")
+
+
+def test_it_explains_a_csv_quote_followed_by_text_in_french():
+    data = b'ref;texte\r\nq-1;"Le "Cid" de Corneille"\r\n'
+
+    assert refusal(CSVFormat(), data) == (
+        "Ligne 2 : un guillemet fermant est suivi d’autre chose que le séparateur « ; ». "
+        'Dans une cellule entre guillemets, doublez les guillemets ("").')
+
+
 def random_bytes() -> bytes:
     return random.Random(317).randbytes(4096)
 
@@ -425,6 +448,35 @@ def test_it_refuses_invalid_json_and_names_the_line_and_column():
 
     assert "ligne 2" in message
     assert "colonne 17" in message
+
+
+@pytest.mark.parametrize(("data", "problem"), [
+    (b'[{"texte": "a",}]', 'un nom de clé entre guillemets droits ("…") est attendu'),
+    (b'[{"texte": "a" "b"}]', "une virgule est attendue"),
+    (b'[{"texte": "a}]', "texte non terminé (guillemet manquant)"),
+    (b'[{"texte": "a"}] []', "du contenu suit la fin du JSON"),
+])
+def test_it_names_a_json_syntax_error_in_french(data, problem):
+    message = refusal(JSONFormat(), data)
+
+    assert message.startswith("JSON invalide, ligne 1, colonne ")
+    assert message.endswith(f" : {problem}.")
+
+
+def test_it_refuses_a_json_number_of_5000_digits_in_french():
+    data = b'[{"ref": "x", "genre": "echelle", "difficulte": ' + b"9" * 5000 + b"}]"
+
+    assert refusal(JSONFormat(), data) == (
+        "JSON : un nombre de 5000 chiffres ; aucune colonne n’en prend plus de 100.")
+
+
+def test_the_import_command_refuses_a_json_number_of_5000_digits_without_a_traceback(
+        db, tmp_path):
+    data = b'[{"ref": "x", "genre": "echelle", "difficulte": ' + b"9" * 5000 + b"}]"
+
+    error, _err = failed_import_command(tmp_path, "long.json", data, "questions")
+
+    assert "un nombre de 5000 chiffres" in str(error)
 
 
 @pytest.mark.parametrize("value", [{"fr": "Paris"}, ["Paris", "Lyon"]])
