@@ -965,14 +965,86 @@ def bank_ref(prefix: str, text: str) -> str:
 BANK_HEADERS = ["ref", "texte", "difficulte", "theme", "proposition_1", "proposition_2",
                 "proposition_3", "proposition_4", "bonnes", "reponse", "anecdote", "source",
                 "statut"]
+MAX_BANK_OPTIONS = 4  # the proposition columns above
 
 
 def bank_row(*, prefix, text, difficulty, theme, right, wrong, anecdote="", source=""):
+    """Return a question of a bank as a row of BANK_HEADERS, its options in a fixed order.
+
+    The caller checked that the right answer and the wrong ones fit in the columns.
+    """
     ref = bank_ref(prefix, text)
-    options = shuffled([right, *wrong], ref)[:4]
-    propositions = options + [""] * (4 - len(options))
+    options = shuffled([right, *wrong], ref)
+    propositions = options + [""] * (MAX_BANK_OPTIONS - len(options))
     return [ref, text, difficulty, theme, *propositions, str(options.index(right) + 1),
             right, anecdote, source, "draft"]
+
+
+class BankQuestion:
+    """One question of a bank's JSON, read field by field; every refusal names it."""
+
+    def __init__(self, item, where: str):
+        self.where = where
+        if not isinstance(item, dict):
+            raise self.error(_("un objet {…} est attendu"))
+        self.item = item
+
+    def error(self, problem: str) -> ImportFileError:
+        return ImportFileError(_("%(where)s : %(problem)s.") % {
+            "where": self.where, "problem": problem})
+
+    def text(self, key: str, *, required: bool = True) -> str:
+        """Return the text under `key` ("" if it may be missing and is)."""
+        value = self.item.get(key)
+        if value is None and not required:
+            return ""
+        if value is None:
+            raise self.error(_("« %(key)s » manque") % {"key": key})
+        text = _bank_text(value)
+        if text is None:
+            raise self.error(_("« %(key)s » doit être un texte, pas %(value)s") % {
+                "key": key, "value": _json_shown(value)})
+        return text
+
+    def texts(self, key: str) -> list[str]:
+        """Return the list of texts under `key`."""
+        values = self.item.get(key)
+        if values is None:
+            raise self.error(_("« %(key)s » manque") % {"key": key})
+        texts = [_bank_text(v) for v in values] if isinstance(values, list) else [None]
+        if None in texts:
+            raise self.error(_("« %(key)s » doit être une liste de textes, pas %(value)s") % {
+                "key": key, "value": _json_shown(values)})
+        return texts
+
+    def options(self, right: str, wrong: list[str]) -> list[str]:
+        """Return the wrong answers, refusing a question whose options do not fit.
+
+        Never drop one: keeping some would import a question other than the bank's.
+        """
+        wrong = [w for w in wrong if w != right]
+        count = 1 + len(wrong)
+        if count > MAX_BANK_OPTIONS:
+            raise self.error(_(
+                "%(count)s propositions, une question en a %(max)s au plus : gardez la bonne "
+                "réponse et %(wrong)s mauvaises dans le fichier, l’import n’en écarte aucune à "
+                "votre place"
+            ) % {"count": count, "max": MAX_BANK_OPTIONS, "wrong": MAX_BANK_OPTIONS - 1})
+        return wrong
+
+
+def _bank_text(value) -> str | None:
+    """Return a bank's scalar as text, or None for anything else (a list, an object, a bool)."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _json_shown(value) -> str:
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
 
 
 class BankFormat(SafeFormat):
@@ -1008,26 +1080,23 @@ class OpenTriviaDBFormat(BankFormat):
             raise ImportFileError(_(
                 "Ce n’est pas un fichier Open Trivia DB : la liste « results » manque."))
         for number, item in enumerate(items, start=1):
-            try:
-                text = html.unescape(item["question"]).strip()
-                right = html.unescape(item["correct_answer"]).strip()
-                wrong = [html.unescape(w).strip() for w in item["incorrect_answers"]]
-                level = item.get("difficulty", "")
-            except (KeyError, TypeError, AttributeError):
-                raise ImportFileError(_(
-                    "Question n°%(n)s : il faut « question », « correct_answer » et "
-                    "« incorrect_answers »."
-                ) % {"n": number}) from None
-            if level not in OPENTDB_DIFFICULTY:
-                raise ImportFileError(_(
-                    "Question n°%(n)s : difficulté « %(level)s » inconnue (easy, medium, hard)."
-                ) % {"n": number, "level": level})
+            question = BankQuestion(item, _("Question n°%(n)s") % {"n": number})
+            text = html.unescape(question.text("question"))
+            right = html.unescape(question.text("correct_answer"))
+            wrong = [html.unescape(w) for w in question.texts("incorrect_answers")]
+            level = question.item.get("difficulty", "")
+            if not isinstance(level, str) or level not in OPENTDB_DIFFICULTY:
+                raise question.error(_(
+                    "difficulté %(level)s inconnue (easy, medium, hard)"
+                ) % {"level": _json_shown(level)})
             yield bank_row(prefix="otdb", text=text, difficulty=OPENTDB_DIFFICULTY[level],
-                           theme=html.unescape(item.get("category", "")), right=right,
-                           wrong=wrong, source="Open Trivia DB (CC BY-SA 4.0)")
+                           theme=html.unescape(question.text("category", required=False)),
+                           right=right, wrong=question.options(right, wrong),
+                           source="Open Trivia DB (CC BY-SA 4.0)")
 
 
 OPENQUIZZDB_LEVELS = {"debutant": 1, "confirme": 3, "expert": 5}
+OPENQUIZZDB_META = "catégorie-nom-slogan"
 
 
 class OpenQuizzDBFormat(BankFormat):
@@ -1040,37 +1109,54 @@ class OpenQuizzDBFormat(BankFormat):
             raise ImportFileError(_("Ce n’est pas un fichier OpenQuizzDB : « quizz » manque."))
         quizz = data["quizz"]
         levels = quizz.get("fr", quizz)
-        meta = data.get("catégorie-nom-slogan", {})
-        meta = meta.get("fr", meta) if isinstance(meta, dict) else {}
-        theme = str(meta.get("nom") or meta.get("catégorie") or "")
-        credit = ", ".join(str(x) for x in (
-            "OpenQuizzDB", data.get("licence") or "CC BY-SA", data.get("rédacteur")) if x)
         if not isinstance(levels, dict):
             raise ImportFileError(_("OpenQuizzDB : les questions en français manquent."))
+        theme = self.theme(data)
+        credit = ", ".join(str(x) for x in (
+            "OpenQuizzDB", data.get("licence") or "CC BY-SA", data.get("rédacteur")) if x)
         for level, items in levels.items():
             difficulty = OPENQUIZZDB_LEVELS.get(normalise_header(level))
-            if difficulty is None or not isinstance(items, list):
-                continue
+            if difficulty is None:
+                continue  # another language's questions, when « fr » is not there
+            if not isinstance(items, list):
+                raise ImportFileError(_(
+                    "OpenQuizzDB, niveau %(level)s : une liste de questions est attendue."
+                ) % {"level": level})
             for number, item in enumerate(items, start=1):
-                try:
-                    text = str(item["question"]).strip()
-                    right = str(item["réponse"]).strip()
-                    options = [str(p).strip() for p in item["propositions"]]
-                except (KeyError, TypeError):
-                    raise ImportFileError(_(
-                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : il faut "
-                        "« question », « propositions » et « réponse »."
-                    ) % {"level": level, "n": number}) from None
+                question = BankQuestion(item, _(
+                    "OpenQuizzDB, niveau %(level)s, question n°%(n)s"
+                ) % {"level": level, "n": number})
+                text = question.text("question")
+                right = question.text("réponse")
+                options = question.texts("propositions")
                 if right not in options:
-                    raise ImportFileError(_(
-                        "OpenQuizzDB, niveau %(level)s, question n°%(n)s : la réponse "
-                        "« %(right)s » n’est pas parmi les propositions."
-                    ) % {"level": level, "n": number, "right": right})
-                wrong = [p for p in options if p != right]
+                    raise question.error(_(
+                        "la réponse « %(right)s » n’est pas parmi les propositions"
+                    ) % {"right": right})
                 yield bank_row(prefix="oqdb", text=text, difficulty=difficulty, theme=theme,
-                               right=right, wrong=wrong,
-                               anecdote=str(item.get("anecdote") or "").strip(),
+                               right=right, wrong=question.options(right, options),
+                               anecdote=question.text("anecdote", required=False),
                                source=credit)
+
+    @staticmethod
+    def theme(data) -> str:
+        """Return the quiz's name (or category), from its French metadata."""
+        meta = data.get(OPENQUIZZDB_META, {})
+        if isinstance(meta, dict):
+            meta = meta.get("fr", meta)
+        if not isinstance(meta, dict):
+            raise ImportFileError(_(
+                "OpenQuizzDB : « %(key)s » doit être un objet {…}, pas %(value)s."
+            ) % {"key": OPENQUIZZDB_META, "value": _json_shown(meta)})
+        for key in ("nom", "catégorie"):
+            if meta.get(key):
+                theme = _bank_text(meta[key])
+                if theme is None:
+                    raise ImportFileError(_(
+                        "OpenQuizzDB : « %(key)s » doit être un texte, pas %(value)s."
+                    ) % {"key": f"{OPENQUIZZDB_META}.{key}", "value": _json_shown(meta[key])})
+                return theme
+        return ""
 
 
 FORMATS_BY_EXTENSION = {"csv": CSVFormat, "xlsx": XLSXFormat, "json": JSONFormat,

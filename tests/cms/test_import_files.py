@@ -1237,6 +1237,118 @@ def test_a_file_that_is_not_the_bank_it_claims_is_refused(file_format, data, exp
     assert expected in message
 
 
+def opentdb_with(**fields) -> bytes:
+    """An Open Trivia DB file whose second question has these fields instead."""
+    results = [dict(OPENTDB["results"][0]), {**OPENTDB["results"][1], **fields}]
+    return opentdb_bytes({"response_code": 0, "results": results})
+
+
+def openquizzdb_with(question=None, **document) -> bytes:
+    """An OpenQuizzDB file whose « confirmé » question is `question`, and these keys."""
+    quizz = {**OPENQUIZZDB["quizz"]["fr"]}
+    if question is not None:
+        quizz["confirmé"] = question if isinstance(question, list) else [question]
+    return openquizzdb_bytes({**OPENQUIZZDB, "quizz": {"fr": quizz}, **document})
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ({"difficulty": [1]}, "Question n°2 : difficulté [1] inconnue (easy, medium, hard)."),
+    ({"category": {"&amp;": 1}},
+     'Question n°2 : « category » doit être un texte, pas {"&amp;": 1}.'),
+    ({"question": ["Qui ?"]}, 'Question n°2 : « question » doit être un texte, pas ["Qui ?"].'),
+    ({"correct_answer": None}, "Question n°2 : « correct_answer » manque."),
+    ({"incorrect_answers": "Louis XVI"},
+     'Question n°2 : « incorrect_answers » doit être une liste de textes, pas "Louis XVI".'),
+    ({"incorrect_answers": ["A", {"b": 1}]},
+     'Question n°2 : « incorrect_answers » doit être une liste de textes, pas ["A", {"b": 1}].'),
+])
+def test_a_malformed_open_trivia_db_question_is_refused_by_its_number(fields, expected):
+    assert refusal(OpenTriviaDBFormat(), opentdb_with(**fields)) == expected
+
+
+def test_an_open_trivia_db_item_that_is_not_an_object_is_refused_by_its_number():
+    data = opentdb_bytes({"results": [OPENTDB["results"][0], "Qui ?"]})
+
+    assert refusal(OpenTriviaDBFormat(), data) == "Question n°2 : un objet {…} est attendu."
+
+
+def test_a_bank_question_with_more_options_than_a_question_holds_is_refused_not_cut():
+    # Cutting to four would keep three of the ten wrong answers, or lose the right one.
+    data = opentdb_with(incorrect_answers=[f"Roi n°{n}" for n in range(10)])
+
+    assert refusal(OpenTriviaDBFormat(), data) == (
+        "Question n°2 : 11 propositions, une question en a 4 au plus : gardez la bonne "
+        "réponse et 3 mauvaises dans le fichier, l’import n’en écarte aucune à votre place.")
+
+
+def test_an_open_trivia_db_true_or_false_question_keeps_its_two_options(db):
+    data = opentdb_with(type="boolean", correct_answer="True", incorrect_answers=["False"])
+
+    dataset = OpenTriviaDBFormat().create_dataset(data)
+
+    row = dict(zip(dataset.headers, dataset[1], strict=True))
+    options = [row[f"proposition_{n}"] for n in range(1, 5)]
+    assert sorted(options) == ["", "", "False", "True"]
+    assert options[int(row["bonnes"]) - 1] == "True"
+
+
+def test_an_openquizzdb_question_of_eight_propositions_is_refused_not_cut():
+    question = {"question": "Quel fleuve ?", "propositions": [f"P{n}" for n in range(8)],
+                "réponse": "P7"}
+
+    assert refusal(OpenQuizzDBFormat(), openquizzdb_with(question)) == (
+        "OpenQuizzDB, niveau confirmé, question n°1 : 8 propositions, une question en a 4 "
+        "au plus : gardez la bonne réponse et 3 mauvaises dans le fichier, l’import n’en "
+        "écarte aucune à votre place.")
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ({"question": "Q ?", "propositions": "ABCD", "réponse": "A"},
+     "OpenQuizzDB, niveau confirmé, question n°1 : « propositions » doit être une liste de "
+     'textes, pas "ABCD".'),
+    ({"question": {"fr": "Q ?"}, "propositions": ["A", "B"], "réponse": "A"},
+     "OpenQuizzDB, niveau confirmé, question n°1 : « question » doit être un texte, pas "
+     '{"fr": "Q ?"}.'),
+    ({"question": "Q ?", "propositions": ["A", "B"], "réponse": "A", "anecdote": ["x"]},
+     "OpenQuizzDB, niveau confirmé, question n°1 : « anecdote » doit être un texte, pas "
+     '["x"].'),
+    ("Q ?", "OpenQuizzDB, niveau confirmé, question n°1 : un objet {…} est attendu."),
+    ({"a": 1}, "OpenQuizzDB, niveau confirmé : une liste de questions est attendue."),
+])
+def test_a_malformed_openquizzdb_question_is_refused_by_its_level_and_number(
+        question, expected):
+    data = openquizzdb_with(question) if not isinstance(question, dict) or "a" not in question \
+        else openquizzdb_bytes({**OPENQUIZZDB, "quizz": {"fr": {"confirmé": question}}})
+
+    assert refusal(OpenQuizzDBFormat(), data) == expected
+
+
+@pytest.mark.parametrize("meta", ["Géographie", {"fr": "Géographie"}, {"fr": {"nom": ["x"]}}])
+def test_openquizzdb_metadata_of_the_wrong_shape_is_refused_by_its_key(meta):
+    message = refusal(OpenQuizzDBFormat(), openquizzdb_with(**{"catégorie-nom-slogan": meta}))
+
+    assert message.startswith("OpenQuizzDB : « catégorie-nom-slogan")
+    assert "doit être un" in message
+
+
+@pytest.mark.parametrize(("bank", "data"), [
+    ("opentdb", opentdb_with(difficulty=[1])),
+    ("opentdb", opentdb_with(category={"x": 1})),
+    ("opentdb", opentdb_with(incorrect_answers=[f"Roi n°{n}" for n in range(10)])),
+    ("openquizzdb", openquizzdb_with(
+        {"question": "Q ?", "propositions": [f"P{n}" for n in range(8)], "réponse": "P7"})),
+    ("openquizzdb", openquizzdb_with(**{"catégorie-nom-slogan": {"fr": "x"}})),
+], ids=["list-difficulty", "object-category", "eleven-options", "eight-propositions",
+        "text-metadata"])
+def test_the_import_command_refuses_a_malformed_bank_in_french(db, tmp_path, bank, data):
+    error, _err = failed_import_command(tmp_path, "banque.json", data, "questions",
+                                        "--format", bank, "--kind", "qualifs")
+
+    assert str(error).startswith(str(tmp_path / "banque.json"))
+    assert "OpenQuizzDB" in str(error) or "Question n°2" in str(error)
+    assert nothing_written()
+
+
 # --- the import command ---------------------------------------------------------------------
 
 
