@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+from weakref import WeakKeyDictionary
 from xml.sax.saxutils import escape as _xml_escape
 
 from reportlab.pdfbase import pdfmetrics
@@ -47,10 +48,63 @@ def _find(name: str) -> str | None:
     return None
 
 
-# ReportLab writes U+00A0 with the space's code (its `TTFont.splitString` maps one to the
-# other, and the subset's ToUnicode map then reads U+0020): the no-break space before « : »
-# prints as wide as a space, but a reader of the PDF's text finds a plain space there. The
-# narrow no-break space (U+202F) is a character of its own and reads back as itself.
+class _Unknown(Exception):
+    """A character the document has not written yet in the font's first subset.
+
+    Not a LookupError: `str.translate` would leave the character as it is.
+    """
+
+
+class _FirstSubset(dict):
+    """The characters a document wrote in a font's first subset: code point -> its code.
+
+    Each code as a one-character str, for `str.translate`, which stops on the exception a
+    character not yet written raises.
+    """
+
+    def __missing__(self, key):
+        raise _Unknown
+
+
+class Font(TTFont):
+    """A TrueType font that remembers the codes it gave the characters of each document.
+
+    ReportLab's `splitString` (the documented way a dynamic font turns text into codes of
+    its subsets) looks every character up, one by one: the largest cost of printing a
+    deck. What it returns is one byte a character (a subset holds 256 codes), and a
+    character keeps its code for the rest of the document (pages already hold it). So
+    the codes are learnt from what it returned, and a line made only of characters already
+    written in the first subset is encoded with one `str.translate`, to the same bytes.
+    Any other line goes to ReportLab. Nothing of ReportLab's font state is read.
+
+    Like ReportLab, it writes U+00A0 with the space's code, whose ToUnicode entry is U+0020:
+    the no-break space before « : » prints as wide as a space, but a reader of the PDF's
+    text finds a plain space there. The narrow no-break space (U+202F) is a character of
+    its own and reads back as itself.
+    """
+
+    def __init__(self, name: str, filename: str):
+        super().__init__(name, filename)
+        self.first_subset: WeakKeyDictionary = WeakKeyDictionary()  # per document
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        if not isinstance(text, str) or not text:
+            return super().splitString(text, doc, encoding)
+        codes = self.first_subset.get(doc)
+        if codes is None:
+            codes = self.first_subset[doc] = _FirstSubset()
+        try:
+            return [(0, text.translate(codes).encode("latin-1"))]
+        except _Unknown:
+            chunks = super().splitString(text, doc, encoding)
+        if sum(len(data) for _subset, data in chunks) == len(text):  # a byte a character
+            start = 0
+            for subset, data in chunks:
+                if subset == 0:
+                    codes.update(zip(map(ord, text[start:start + len(data)]), map(chr, data),
+                                     strict=True))
+                start += len(data)
+        return chunks
 
 
 @lru_cache(maxsize=1)
@@ -66,12 +120,12 @@ def fonts() -> FontSet:
         dejavu[CONDENSED] = dejavu[CONDENSED] or dejavu[REGULAR]
         dejavu[CONDENSED_BOLD] = dejavu[CONDENSED_BOLD] or dejavu[BOLD]
         for name, path in dejavu.items():
-            pdfmetrics.registerFont(TTFont(name, path))
+            pdfmetrics.registerFont(Font(name, path))
         return FontSet("DejaVu", True)
     vera = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", CONDENSED: "Vera.ttf",
             CONDENSED_BOLD: "VeraBd.ttf"}
     for name, file in vera.items():
-        pdfmetrics.registerFont(TTFont(name, file))
+        pdfmetrics.registerFont(Font(name, file))
     return FontSet("Vera", False)
 
 

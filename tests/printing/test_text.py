@@ -385,3 +385,39 @@ def test_pypdf_and_pypdfium2_read_the_same_sizes_off_a_card(tmp_path):
     by_pdfium = {round(c.size, 2) for c in printed_chars(path)}
 
     assert by_pdfium == sizes_by_pypdf(path) == {MIN_SIZE, 8.5, 10.0}
+
+
+# --- the font's own encoding ---------------------------------------------------------------
+
+
+class Document:
+    """A document as a font's `splitString` sees it: only something to tell documents apart."""
+
+
+def test_the_font_encodes_lines_as_reportlab_does_in_every_subset():
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from .test_draw import LINES
+
+    text.fonts()
+    path = pdfmetrics.getFont(REGULAR).face.filename
+    ours, theirs = text.Font("ours", path), TTFont("theirs", path)
+    ours_doc, theirs_doc = Document(), Document()
+    # Both documents meet the same characters in the same order, so they give them the same
+    # codes; the second time round, ours come from what it remembered.
+    for line in [*LINES, *LINES, f"Il dit{NBSP}: «{NNBSP}Oui{NNBSP}!{NNBSP}»"]:
+        assert ours.splitString(line, ours_doc) == theirs.splitString(line, theirs_doc), line
+
+
+def test_the_font_remembers_codes_per_document():
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    text.fonts()
+    path = pdfmetrics.getFont(REGULAR).face.filename
+    font = text.Font("ours", path)
+    first, second = Document(), Document()
+    [(subset, data)] = font.splitString("Ωμέγα Ж", first)
+    assert font.splitString("Ж", first) == [(subset, data[-1:])]
+    # Another document has not met the Greek letters: Ж gets its own first code there.
+    assert font.splitString("Ж", second) == TTFont("theirs", path).splitString("Ж", Document())
+    assert font.splitString("Ж", second) != [(subset, data[-1:])]
