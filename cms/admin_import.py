@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from import_export.admin import ImportExportMixin
 from import_export.forms import ConfirmImportForm, ImportForm
 
-from .formats import EXPORT_FORMATS, IMPORT_FORMATS, ImportFileError
+from .formats import EXPORT_FORMATS, IMPORT_FORMATS, ImportFileError, reading_failure
 from .games import GAMES
 from .importing import (
     UPLOAD_MAX_AGE_SECONDS,
@@ -26,6 +26,7 @@ from .importing import (
     held_upload_path,
     hold_upload,
     keep_in_revision,
+    remove_stale_uploads,
 )
 from .validators import megabytes
 
@@ -84,6 +85,9 @@ class PlateauConfirmImportForm(ConfirmImportForm):
 
 TOKENS_SALT = "plateau.import.tokens"
 UPLOAD_SALT = "plateau.import.upload"
+# The confirmation's own fields, each checked against the signed record of the preview.
+SIGNED_FIELDS = {"format": "format", "original_file_name": "name", "resource": "resource",
+                 "kind": "kind"}
 
 
 class HeldUpload:
@@ -134,6 +138,7 @@ class PlateauImportExportMixin(ImportExportMixin):
         return HeldUpload(hold_upload(import_file.chunks()))
 
     def import_action(self, request, **kwargs):
+        remove_stale_uploads()
         response = super().import_action(request, **kwargs)
         context = getattr(response, "context_data", None) or {}
         # The library marks the upload object with the held id, even when the form then
@@ -162,6 +167,13 @@ class PlateauImportExportMixin(ImportExportMixin):
         if not isinstance(held, dict) or held.get("user") != request.user.pk:
             return self.import_refused(request, _(
                 "Confirmation refusée : le formulaire a été modifié. Renvoyez le fichier."))
+        for field, key in SIGNED_FIELDS.items():
+            posted = confirm_form.cleaned_data.get(field) or ""
+            if str(posted).strip() != str(held.get(key) or "").strip():
+                return self.import_refused(request, _(
+                    "Confirmation refusée : le champ « %(field)s » du formulaire ne "
+                    "correspond plus à l’aperçu. Renvoyez le fichier."
+                ) % {"field": field})
         data = claim_upload(held["upload"])
         if data is None:
             return self.import_refused(request, _(
@@ -176,6 +188,10 @@ class PlateauImportExportMixin(ImportExportMixin):
             dataset = input_format.create_dataset(data)
         except ImportFileError as error:
             return self.import_refused(request, str(error))
+        except Exception as error:
+            logger.error("Import: the %s reader failed on a confirmed file",
+                         input_format.get_title(), exc_info=error)
+            return self.import_refused(request, str(reading_failure(input_format, error)))
         result = self.process_dataset(dataset, confirm_form, request, **kwargs)
         return self.process_result(result, request)
 
@@ -203,10 +219,18 @@ class PlateauImportExportMixin(ImportExportMixin):
     def add_data_read_fail_error_to_form(self, form, e):
         if isinstance(e, ImportFileError):
             form.add_error("import_file", str(e))
-        else:
-            logger.warning("Unreadable import file", exc_info=e)
-            form.add_error("import_file", _(
-                "Fichier illisible dans ce format : vérifiez le format choisi."))
+            return
+        # A reader failed in a way no check foresaw: the editor learns which format and
+        # that the file seems damaged, the developer finds the exception in the log.
+        input_format = self.get_import_formats()[int(form.cleaned_data["format"])]()
+        logger.error("Import: the %s reader failed", input_format.get_title(), exc_info=e)
+        form.add_error("import_file", str(reading_failure(input_format, e)))
+
+    def changelist_view(self, request, extra_context=None):
+        # Uploads left unconfirmed are deleted by the next import, and, so that none waits
+        # for one, whenever an editor opens a list that can import: a listing of one folder.
+        remove_stale_uploads()
+        return super().changelist_view(request, extra_context)
 
     def process_dataset(self, dataset, form, request, **kwargs):
         name = kwargs.get("file_name") or form.cleaned_data.get("original_file_name", "")

@@ -14,6 +14,7 @@ import io
 import json
 import posixpath
 import random
+import re
 import struct
 import unicodedata
 import zipfile
@@ -205,6 +206,14 @@ def decode_text(data: bytes) -> str:
     return text
 
 
+def reading_failure(file_format: Format, error: Exception) -> ImportFileError:
+    """Return the last-resort refusal of a file whose reader failed in a way no check foresaw."""
+    return ImportFileError(_(
+        "Lecture impossible au format %(format)s : le fichier semble endommagé (erreur "
+        "%(error)s, notée pour les développeurs)."
+    ) % {"format": file_format.get_title(), "error": type(error).__name__})
+
+
 class SafeFormat(Format):
     """What our formats share: bytes in, a titled format in the admin's lists."""
 
@@ -328,16 +337,19 @@ class XLSXFormat(SafeFormat):
 
         data = self.as_bytes(in_stream)
         _check_size(data, settings.PLATEAU_IMPORT_MAX_BYTES, "XLSX")
+        scan = WorkbookScan()
         _check_archive(data, _("Ce fichier n’est pas un classeur XLSX (ou il est tronqué)."),
-                       workbook=True)
+                       scan=scan)
         try:
             book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        except Exception:  # openpyxl raises anything from KeyError to XML errors
-            raise ImportFileError(_(
-                "Classeur XLSX illisible (tronqué ou endommagé)."
-            )) from None
+        except Exception as error:  # openpyxl raises anything from KeyError to XML errors
+            raise _unreadable_workbook(scan, error) from None
         try:
             sheet = book.active
+            if not hasattr(sheet, "iter_rows"):  # no sheet, or a chart sheet
+                raise ImportFileError(_(
+                    "La feuille active du classeur n’est pas un tableau : ouvrez le classeur, "
+                    "affichez la feuille à importer et enregistrez-le."))
             # The <dimension> a file declares would pad every row up to its width (16 384
             # columns at most): forget it. No row is read past the column cap: the scan of the
             # archive refused any cell beyond it that holds a value.
@@ -354,8 +366,8 @@ class XLSXFormat(SafeFormat):
             return build_dataset(headers, (_xlsx_row(r) for r in rows), first_line=2)
         except ImportFileError:
             raise
-        except Exception:
-            raise ImportFileError(_("Classeur XLSX illisible (tronqué ou endommagé).")) from None
+        except Exception as error:
+            raise _unreadable_workbook(scan, error) from None
         finally:
             book.close()
 
@@ -389,6 +401,28 @@ class XLSXFormat(SafeFormat):
         return out.getvalue()
 
 
+def _unreadable_workbook(scan: WorkbookScan, error: Exception) -> ImportFileError:
+    """Return what made openpyxl fail, named as closely as the file lets us."""
+    if scan.broken_xml:
+        name, line, column = scan.broken_xml[0]
+        return ImportFileError(_(
+            "Classeur XLSX illisible : « %(name)s » n’est pas du XML bien formé (ligne "
+            "%(line)s, colonne %(column)s)."
+        ) % {"name": name, "line": line, "column": column})
+    missing = re.fullmatch(r"\"?There is no item named '(.*)' in the archive\"?", str(error))
+    if isinstance(error, KeyError) and missing:
+        return ImportFileError(_(
+            "Classeur XLSX illisible : la partie « %(name)s » manque (une archive ZIP qui "
+            "n’est pas un classeur ?)."
+        ) % {"name": missing.group(1)})
+    # Anything else is openpyxl's own words (a value out of its range, a missing reference):
+    # given as they are, they still point at the problem.
+    detail = f"{type(error).__name__}: {error}"
+    return ImportFileError(_(
+        "Classeur XLSX illisible, il semble endommagé (détail technique : %(detail)s)."
+    ) % {"detail": detail if len(detail) <= 160 else detail[:159] + "…"})
+
+
 def _xlsx_row(values):
     row = []
     for value in values:
@@ -402,14 +436,15 @@ def _xlsx_row(values):
     return row
 
 
-def _check_archive(data: bytes, message: str, *, workbook: bool = False) -> zipfile.ZipFile:
+def _check_archive(data: bytes, message: str, *,
+                   scan: WorkbookScan | None = None) -> zipfile.ZipFile:
     """Open a ZIP container whose every member was unpacked and found as its headers say.
 
     Each member is unpacked here in chunks, under a cap on the bytes really produced; its real
     size and CRC must match its headers. Readers that trust the headers afterwards (zipfile,
-    openpyxl) are then bounded too. For a `workbook`, a member declaring a DTD (which no
-    workbook needs, and whose entities can expand a few bytes into millions) is refused, and
-    the XML of every member is counted as it unpacks (see `WorkbookScan`).
+    openpyxl) are then bounded too. With a workbook's `scan`, a member declaring a DTD (which
+    no workbook needs, and whose entities can expand a few bytes into millions) is refused,
+    and the XML of every member is counted as it unpacks (see `WorkbookScan`).
     """
     # zipfile keeps an object per member: count them first (an upper bound, each central
     # directory entry starts with this signature) rather than let a small file hold millions.
@@ -430,7 +465,6 @@ def _check_archive(data: bytes, message: str, *, workbook: bool = False) -> zipf
     if declared > limit:
         raise _unpacked_too_large(declared, limit)
     budget = limit
-    scan = WorkbookScan() if workbook else None
     for info in members:
         budget -= _unpack_member(data, info, budget=budget, limit=limit, scan=scan)
     return archive
@@ -554,6 +588,7 @@ class WorkbookScan:
         self.max_elements = ELEMENTS_PER_CELL * self.max_cells
         self.elements_left = self.max_elements
         self.cells = self.strings = self.structure = 0
+        self.broken_xml: list[tuple[str, int, int]] = []  # (member, line, column)
 
     def part(self, info: zipfile.ZipInfo) -> PartScan:
         return PartScan(self, info)
@@ -591,10 +626,13 @@ class PartScan:
         if self.readable:
             try:
                 self.parser.Parse(data, final)
-            except expat.ExpatError:
+            except expat.ExpatError as error:
                 # Not XML (a picture), or XML broken here: openpyxl reads with expat too and
                 # stops at the same byte, so nothing past it can cost anything.
                 self.readable = False
+                if self.info.filename.endswith((".xml", ".rels")):
+                    self.scan.broken_xml.append(
+                        (self.info.filename, error.lineno, error.offset + 1))
         if final:
             self.scan.elements_left = self.elements_left
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import tempfile
+import stat
 import time
 from pathlib import Path
 
 import reversion
+from django.conf import settings
 from django.core.management.base import CommandError
 from django.db.models import prefetch_related_objects
-from import_export.command_utils import get_format_class, get_resource_class
+from django.utils.translation import gettext as _
+from import_export.command_utils import get_resource_class
 
 from .formats import FORMATS_BY_EXTENSION, FORMATS_BY_NAME
 from .models import Card, Question
@@ -25,15 +27,21 @@ def resource_class(name: str):
 
 
 def format_for(name: str | None, file_name: str):
-    """Return our format by name (csv, xlsx, json, zip, opentdb, openquizzdb) or extension."""
+    """Return our format by name (csv, xlsx, json, zip, opentdb, openquizzdb) or extension.
+
+    Only ours: the library's other formats (tsv, html, yaml, ods…) skip every check.
+    """
     if name:
-        found = FORMATS_BY_NAME.get(name.lower())
-        return found() if found else get_format_class(name, file_name)
+        if name.lower() not in FORMATS_BY_NAME:
+            raise CommandError(_(
+                "Format « %(format)s » inconnu : choisissez parmi %(formats)s."
+            ) % {"format": name, "formats": ", ".join(FORMATS_BY_NAME)})
+        return FORMATS_BY_NAME[name.lower()]()
     extension = Path(file_name).suffix.lstrip(".").lower()
     if extension not in FORMATS_BY_EXTENSION:
-        raise CommandError(
-            f"Format inconnu pour « {file_name} » : précisez --format "
-            f"({', '.join(FORMATS_BY_NAME)}).")
+        raise CommandError(_(
+            "Format inconnu pour « %(file)s » : précisez --format (%(formats)s)."
+        ) % {"file": file_name, "formats": ", ".join(FORMATS_BY_NAME)})
     return FORMATS_BY_EXTENSION[extension]()
 
 
@@ -93,12 +101,35 @@ def summary(result) -> str:
 # How long a preview may wait for its confirmation; older uploads are deleted.
 UPLOAD_MAX_AGE_SECONDS = 6 * 3600
 UPLOAD_ID = re.compile(r"[0-9a-f]{32}")
+UPLOAD_FOLDER_NAME = "import-hold"
+
+
+class UploadFolderError(RuntimeError):
+    """The folder for held uploads is not this instance's own private folder."""
 
 
 def upload_folder() -> Path:
-    """Return the folder that holds uploads between their preview and their confirmation."""
-    folder = Path(tempfile.gettempdir()) / "plateau-import"
-    folder.mkdir(mode=0o700, exist_ok=True)
+    """Return the folder that holds uploads between their preview and their confirmation.
+
+    It lives in PLATEAU_VAR_DIR, this instance's own (not /tmp, shared by every instance on
+    the host), readable by this user alone; a folder found owned by another user, or open
+    to others, or a symbolic link, is refused rather than trusted with editors' files.
+    """
+    folder = Path(settings.VAR_DIR) / UPLOAD_FOLDER_NAME
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        found = folder.lstat()
+        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid():
+            raise UploadFolderError(
+                f"{folder} must be a folder owned by this user (uid {os.geteuid()}); "
+                f"found uid {found.st_uid}, mode {stat.filemode(found.st_mode)}.") from None
+        if stat.S_IMODE(found.st_mode) & 0o077:
+            raise UploadFolderError(
+                f"{folder} is open to other users ({stat.filemode(found.st_mode)}): "
+                f"chmod 700 it, and check what it holds.") from None
+    else:
+        folder.chmod(0o700)  # whatever the umask
     return folder
 
 
@@ -141,7 +172,12 @@ def discard_upload(upload_id: str) -> None:
 
 
 def remove_stale_uploads(*, now: float | None = None) -> None:
-    """Delete the uploads held longer than a preview may wait."""
+    """Delete the uploads held longer than a preview may wait.
+
+    Runs whenever an upload is held or claimed, and, so that an unconfirmed file never waits
+    for the next import, whenever the admin shows the import page or a list that can import,
+    and at each `manage.py import`: one listing of a small folder each time.
+    """
     oldest = (time.time() if now is None else now) - UPLOAD_MAX_AGE_SECONDS
     for held in upload_folder().iterdir():
         try:

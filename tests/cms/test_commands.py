@@ -1,5 +1,6 @@
-"""The management commands: validate_content, load_demo and demo_accounts."""
+"""The management commands: validate_content, load_demo, demo_accounts and import."""
 
+import io
 import json
 import os
 import stat
@@ -10,7 +11,7 @@ from io import StringIO
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import call_command, load_command_class
 from django.core.management.base import CommandError
 from reversion.models import Revision
 
@@ -225,3 +226,100 @@ def test_each_demo_account_can_log_in_with_its_stored_password(client, db, var_d
 
     assert client.login(username=username, password=password)
     assert client.get("/admin/").status_code == 200
+
+
+# --- import -----------------------------------------------------------------------------------
+
+LADDER_CSV = ("ref;genre;texte;difficulte;palier;proposition_1;proposition_2;proposition_3;"
+              "proposition_4;bonnes;statut\r\n"
+              "palier-1;echelle;Quelle est la capitale de la France ?;1;1;Paris;Lyon;Lille;"
+              "Nice;1;draft\r\n").encode()
+
+
+@pytest.fixture
+def stdin(monkeypatch):
+    """Put these bytes on the command's standard input."""
+    def put(data: bytes):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    return put
+
+
+@pytest.fixture(autouse=True)
+def _held_uploads_in_tmp(settings, tmp_path):
+    settings.VAR_DIR = tmp_path / "var"
+
+
+def test_import_reads_a_file_from_standard_input_with_a_format(db, stdin):
+    stdin(LADDER_CSV)
+
+    output = run("import", "questions", "-", "--format", "csv", "--no-input")
+
+    assert "1 ajouté(s)" in output
+    assert Question.objects.filter(ref="palier-1").exists()
+
+
+def test_import_from_standard_input_asks_for_the_format(db, stdin):
+    stdin(LADDER_CSV)
+
+    with pytest.raises(CommandError, match="Lire l’entrée standard demande --format"):
+        run("import", "questions", "-", "--no-input")
+
+
+def test_import_from_standard_input_cannot_also_ask_for_confirmation(db, stdin):
+    stdin(LADDER_CSV)
+
+    with pytest.raises(CommandError, match="ajoutez --no-input"):
+        run("import", "questions", "-", "--format", "csv")
+    assert not Question.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["tsv", "html", "yaml", "ods", "TSV"])
+def test_import_offers_only_our_formats(db, tmp_path, name):
+    path = tmp_path / "lot.tsv"
+    path.write_bytes(b"ref\tgenre\r\nx\techelle\r\n")
+
+    with pytest.raises(CommandError, match="invalid choice"):
+        run("import", "questions", str(path), "--no-input", "--format", name)
+    with pytest.raises(CommandError, match=f"Format « {name} » inconnu"):
+        call_command("import", "questions", str(path), format=name, interactive=False)
+
+
+def test_import_help_lists_our_formats_and_not_the_library_s():
+    parser = load_command_class("cms", "import").create_parser("manage.py", "import")
+    text = " ".join(parser.format_help().split())
+
+    assert "DEFAULT_FORMATS" not in text
+    assert "{csv,xlsx,json,zip,opentdb,openquizzdb}" in text
+    assert "entrée standard" in text
+
+
+def test_import_names_the_format_when_a_reader_fails_unexpectedly(db, tmp_path, monkeypatch):
+    path = tmp_path / "lot.csv"
+    path.write_bytes(LADDER_CSV)
+    monkeypatch.setattr("cms.formats.CSVFormat.create_dataset",
+                        lambda self, data: {}["colonne"])
+
+    with pytest.raises(CommandError) as error:
+        run("import", "questions", str(path), "--no-input")
+
+    assert str(error.value) == (
+        f"{path} : Lecture impossible au format csv : le fichier semble endommagé "
+        "(erreur KeyError, notée pour les développeurs).")
+
+
+def test_import_shows_the_reader_s_traceback_only_when_asked(db, tmp_path, monkeypatch):
+    path = tmp_path / "lot.csv"
+    path.write_bytes(LADDER_CSV)
+    monkeypatch.setattr("cms.formats.CSVFormat.create_dataset",
+                        lambda self, data: {}["colonne"])
+
+    with pytest.raises(KeyError):
+        run("import", "questions", str(path), "--no-input", "--traceback")
+
+
+def test_import_says_in_french_that_a_file_is_missing(db, tmp_path):
+    with pytest.raises(CommandError) as error:
+        run("import", "questions", str(tmp_path / "absent.csv"), "--no-input")
+
+    absent = tmp_path / "absent.csv"
+    assert str(error.value) == f"Lecture impossible de {absent} : fichier introuvable."

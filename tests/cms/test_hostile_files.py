@@ -8,7 +8,6 @@ without any step that grows faster than the file.
 import io
 import json
 import struct
-import tempfile
 import tracemalloc
 import zipfile
 import zlib
@@ -34,9 +33,9 @@ SHEET = b"ref;genre;texte\r\nq-1;echelle;Quelle est la capitale de la France ?\r
 
 
 @pytest.fixture(autouse=True)
-def _held_uploads_in_tmp(monkeypatch, tmp_path):
-    """Uploads waiting for confirmation go to this test's folder, not the machine's."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+def _held_uploads_in_tmp(settings, tmp_path):
+    """Uploads waiting for confirmation go to this test's folder, not the project's."""
+    settings.VAR_DIR = tmp_path
 
 
 # --- forging archives ---------------------------------------------------------------------
@@ -359,7 +358,7 @@ def test_the_import_command_refuses_a_hostile_file_with_a_command_error(db, tmp_
         call_command("import", "questions", str(path), "--no-input",
                      stdout=io.StringIO(), stderr=io.StringIO())
 
-    assert str(error.value).startswith(f"{path} : ")
+    assert str(error.value).startswith(f"{path}\u00a0: ")
     assert says in str(error.value)
 
 
@@ -566,3 +565,56 @@ def test_a_workbook_at_the_caps_still_imports(settings):
 
     assert len(dataset.headers) == 200
     assert list(dataset[0]) == ["x"] * 200
+
+
+# --- a reader that fails unexpectedly: named in French, logged, never a 500 ----------------
+
+
+def test_a_workbook_with_a_broken_part_is_refused_naming_the_part():
+    data = workbook_with(HEADER_ROW + "<row r='2'><c r='A2'><v>1</v></row>")
+
+    assert refusal(XLSXFormat(), data).startswith(
+        "Classeur XLSX illisible : « xl/worksheets/sheet1.xml » n’est pas du XML bien formé "
+        "(ligne 1, colonne ")
+
+
+def test_a_zip_chosen_as_a_workbook_is_refused_naming_the_missing_part():
+    assert refusal(XLSXFormat(), zip_of({"questions.csv": SHEET})) == (
+        "Classeur XLSX illisible : la partie « [Content_Types].xml » manque (une archive ZIP "
+        "qui n’est pas un classeur ?).")
+
+
+def failing_reader(self, data):
+    return {}["colonne"]  # a KeyError, as a reader's bug would raise
+
+
+def test_the_admin_names_the_format_when_a_reader_fails_unexpectedly(
+        editor_client, monkeypatch, caplog):
+    monkeypatch.setattr(formats.CSVFormat, "create_dataset", failing_reader)
+
+    response = editor_client.post(reverse("admin:cms_question_import"), {
+        "format": CSV_FORMAT, "resource": "0", "kind": "",
+        "import_file": SimpleUploadedFile("lot.csv", SHEET),
+    })
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["import_file"] == [
+        "Lecture impossible au format csv : le fichier semble endommagé (erreur KeyError, "
+        "notée pour les développeurs)."]
+    assert any(r.exc_info and r.exc_info[0] is KeyError for r in caplog.records)
+
+
+def test_the_admin_confirmation_names_the_format_when_a_reader_fails_unexpectedly(
+        editor_client, monkeypatch, caplog):
+    from tests.cms.test_import_confirm import confirm_fields, good_file, upload
+
+    action, fields = confirm_fields(upload(editor_client, good_file()))
+    monkeypatch.setattr(formats.CSVFormat, "create_dataset", failing_reader)
+
+    response = editor_client.post(action, fields, follow=True)
+
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "Lecture impossible au format csv : le fichier semble endommagé (erreur KeyError, "
+        "notée pour les développeurs)."]
+    assert any(r.exc_info and r.exc_info[0] is KeyError for r in caplog.records)

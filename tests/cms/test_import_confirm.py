@@ -2,11 +2,12 @@
 upload the server names; the browser's hidden fields name no file."""
 
 import os
-import tempfile
+import stat
 import time
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from cms import importing
 from cms.models import Question
@@ -21,8 +22,8 @@ from tests.cms.test_import_admin import (
 
 
 @pytest.fixture(autouse=True)
-def _temp_folder(monkeypatch, tmp_path):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+def _var_folder(settings, tmp_path):
+    settings.VAR_DIR = tmp_path / "var"
 
 
 def held_files() -> list[str]:
@@ -121,10 +122,27 @@ def test_another_user_cannot_confirm_a_preview(editor_client, reviewer):
     assert not Question.objects.exists()
 
 
-def test_the_confirmation_imports_the_previewed_format_whatever_the_form_says(editor_client):
+@pytest.mark.parametrize(("field", "value"), [
+    ("format", XLSX), ("original_file_name", "autre.csv"), ("resource", "1"),
+    ("kind", "qualifs"),
+])
+def test_a_confirmation_whose_field_disagrees_with_the_preview_is_refused_by_name(
+        editor_client, field, value):
     action, fields = confirm_fields(upload(editor_client, good_file()))
+    assert fields.get(field, "") != value
 
-    response = editor_client.post(action, {**fields, "format": XLSX}, follow=True)
+    response = editor_client.post(action, {**fields, field: value}, follow=True)
+
+    assert (f"Confirmation refusée : le champ « {field} » du formulaire ne correspond plus à "
+            "l’aperçu. Renvoyez le fichier.") in page_text(response)
+    assert not Question.objects.exists()
+
+
+def test_a_refused_tampered_confirmation_leaves_the_preview_confirmable(editor_client):
+    action, fields = confirm_fields(upload(editor_client, good_file()))
+    editor_client.post(action, {**fields, "format": XLSX}, follow=True)
+
+    response = editor_client.post(action, fields, follow=True)
 
     assert "Import terminé" in page_text(response)
     assert Question.objects.filter(ref="palier-1").exists()
@@ -151,6 +169,56 @@ def test_uploads_older_than_the_max_age_are_removed_on_the_next_import(editor_cl
     upload(editor_client, bytes(range(256)) * 16)
 
     assert held_files() == ["1" * 32]
+
+
+def test_uploads_older_than_the_max_age_are_removed_when_an_editor_opens_a_list(
+        editor_client):
+    stale = importing.upload_folder() / ("0" * 32)
+    stale.write_bytes(b"oublie")
+    long_ago = time.time() - importing.UPLOAD_MAX_AGE_SECONDS - 60
+    os.utime(stale, (long_ago, long_ago))
+
+    response = editor_client.get(reverse("admin:cms_question_changelist"))
+
+    assert response.status_code == 200
+    assert held_files() == []
+
+
+def test_held_uploads_live_in_the_var_folder_readable_by_this_user_alone(settings, db):
+    upload_id = importing.hold_upload([b"a;b\r\n"])
+
+    folder = settings.VAR_DIR / "import-hold"
+    assert (folder / upload_id).read_bytes() == b"a;b\r\n"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_a_hold_folder_open_to_other_users_is_refused(settings):
+    folder = settings.VAR_DIR / "import-hold"
+    folder.mkdir(parents=True)
+    folder.chmod(0o777)
+
+    with pytest.raises(importing.UploadFolderError, match="open to other users"):
+        importing.upload_folder()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder away takes root")
+def test_a_hold_folder_owned_by_another_user_is_refused(settings):
+    folder = settings.VAR_DIR / "import-hold"
+    folder.mkdir(parents=True, mode=0o700)
+    os.chown(folder, 4242, 4242)
+
+    with pytest.raises(importing.UploadFolderError, match="found uid 4242"):
+        importing.upload_folder()
+
+
+def test_a_hold_folder_that_is_a_link_is_refused(settings, tmp_path):
+    elsewhere = tmp_path / "ailleurs"
+    elsewhere.mkdir(mode=0o700)
+    settings.VAR_DIR.mkdir(parents=True)
+    (settings.VAR_DIR / "import-hold").symlink_to(elsewhere)
+
+    with pytest.raises(importing.UploadFolderError):
+        importing.upload_folder()
 
 
 def test_of_two_claims_on_one_upload_only_the_first_gets_it(db):
