@@ -62,6 +62,14 @@ def neutralise(value):
     return value
 
 
+def keep_own_quote(value):
+    """Return a text for a cell typed as text: as it is, unless it starts with a quote that
+    `restore` would take off on import; that one is kept behind one more quote."""
+    if isinstance(value, str) and restore(value) != value:
+        return QUOTE + value
+    return value
+
+
 def restore(value):
     """Undo `neutralise` on a cell read back from a spreadsheet file."""
     if (isinstance(value, str) and len(value) > 1 and value[0] == QUOTE
@@ -389,9 +397,11 @@ class XLSXFormat(SafeFormat):
             cells = []
             for value in row:
                 if isinstance(value, str):
-                    value = neutralise(ILLEGAL_CHARACTERS_RE.sub("\ufffd", value))
+                    value = keep_own_quote(ILLEGAL_CHARACTERS_RE.sub("\ufffd", value))
                     cell = openpyxl.cell.WriteOnlyCell(sheet, value=value)
-                    cell.data_type = "s"  # never a formula, whatever the text
+                    # A cell typed as text is never run as a formula, whatever it starts
+                    # with: no quote in front, unlike CSV (whose cells have no type).
+                    cell.data_type = "s"
                 else:
                     cell = openpyxl.cell.WriteOnlyCell(sheet, value=value)
                 cells.append(cell)

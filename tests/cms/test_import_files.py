@@ -29,6 +29,7 @@ from cms.formats import (
     OpenTriviaDBFormat,
     XLSXFormat,
     ZIPFormat,
+    neutralise,
 )
 from cms.models import Proposition, Question, Status
 from cms.resources import QuestionImageResource, QuestionResource
@@ -757,7 +758,7 @@ def check_csv_neutralised(data: bytes, texts):
         "'" + first_proposition(text) for text in texts)
 
 
-def check_xlsx_neutralised(data: bytes, texts):
+def check_xlsx_typed_as_text(data: bytes, texts):
     rows = read_xlsx_export(data)
     assert len(rows) == len(texts)
     for row in rows:
@@ -765,10 +766,14 @@ def check_xlsx_neutralised(data: bytes, texts):
             cell = row[column]
             assert cell.data_type == "s", (column, cell.value)
             assert isinstance(cell.value, str)
-            assert cell.value.startswith("'"), (column, cell.value)
-            assert not cell.value.startswith("=")
-    # XML reads a carriage return back as a line feed; every other text is kept behind its quote.
-    assert {row["texte"].value[1:] for row in rows} >= {t for t in texts if t[0] != "\r"}
+    # As they are, no quote in front (but the text's own). XML reads a carriage return back
+    # as a line feed.
+    assert {row["texte"].value for row in rows} == {t.replace("\r", "\n") for t in texts}
+    # In the file: inline strings, never a formula element.
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        sheet = archive.read("xl/worksheets/sheet1.xml").decode()
+    assert "<f>" not in sheet and "<f " not in sheet
+    assert 't="inlineStr"' in sheet
 
 
 def test_the_csv_format_neutralises_cells_that_start_like_formulas(db):
@@ -780,13 +785,13 @@ def test_the_csv_format_neutralises_cells_that_start_like_formulas(db):
     check_csv_neutralised(data, texts)
 
 
-def test_the_xlsx_format_writes_formula_like_cells_as_quoted_strings(db):
+def test_the_xlsx_format_writes_formula_like_cells_as_text_without_a_quote(db):
     texts = [*FORMULA_TEXTS.values(), *WHITESPACE_TEXTS.values()]
     formula_questions(texts)
 
     data = XLSXFormat().export_data(QuestionResource().export())
 
-    check_xlsx_neutralised(data, texts)
+    check_xlsx_typed_as_text(data, texts)
 
 
 def test_the_export_command_neutralises_formulas_in_csv(db, monkeypatch):
@@ -798,14 +803,14 @@ def test_the_export_command_neutralises_formulas_in_csv(db, monkeypatch):
     check_csv_neutralised(data, texts)
 
 
-def test_the_export_command_writes_formula_like_cells_as_quoted_strings_in_xlsx(
+def test_the_export_command_writes_formula_like_cells_as_text_without_a_quote_in_xlsx(
         db, monkeypatch):
     texts = [*FORMULA_TEXTS.values(), *WHITESPACE_TEXTS.values()]
     formula_questions(texts)
 
     data = run_export_command(monkeypatch, "xlsx")
 
-    check_xlsx_neutralised(data, texts)
+    check_xlsx_typed_as_text(data, texts)
 
 
 @pytest.mark.parametrize("file_format", [CSVFormat, XLSXFormat], ids=["csv", "xlsx"])
@@ -818,6 +823,36 @@ def test_importing_an_export_gives_back_formula_like_texts_exactly(db, file_form
     result = run_import(file_format(), data)
 
     assert result.totals["new"] == len(FORMULA_TEXTS)
+    assert texts_and_propositions() == before
+
+
+@pytest.mark.parametrize("file_format", [CSVFormat, XLSXFormat], ids=["csv", "xlsx"])
+@pytest.mark.parametrize("text", ["'=1+1 est-ce une formule ?", "''+1 : deux apostrophes ?",
+                                  "'-', un tiret entre apostrophes ?", "'@ ou pas ?"])
+def test_importing_an_export_gives_back_a_text_starting_with_its_own_quote_exactly(
+        db, file_format, text):
+    formula_questions([text])
+    before = texts_and_propositions()
+    data = file_format().export_data(QuestionResource().export())
+    Question.objects.all().delete()
+
+    run_import(file_format(), data)
+
+    assert texts_and_propositions() == before
+
+
+def test_an_xlsx_import_of_an_older_export_still_takes_off_its_quotes(db):
+    formula_questions(FORMULA_TEXTS.values())
+    before = texts_and_propositions()
+    dataset = QuestionResource().export()
+    older = openpyxl.Workbook()
+    older.active.append(dataset.headers)
+    for row in dataset:  # as exports were written before: every formula-like text quoted
+        older.active.append([neutralise(v) if isinstance(v, str) else v for v in row])
+    Question.objects.all().delete()
+
+    run_import(XLSXFormat(), xlsx_bytes(older))
+
     assert texts_and_propositions() == before
 
 
