@@ -323,3 +323,15 @@ def test_import_says_in_french_that_a_file_is_missing(db, tmp_path):
 
     absent = tmp_path / "absent.csv"
     assert str(error.value) == f"Lecture impossible de {absent} : fichier introuvable."
+
+
+def test_import_stops_with_a_message_when_the_hold_folder_is_open_to_others(db, settings,
+                                                                            tmp_path):
+    path = tmp_path / "lot.csv"
+    path.write_bytes(LADDER_CSV)
+    folder = settings.VAR_DIR / "import-hold"
+    folder.mkdir(parents=True)
+    folder.chmod(0o755)
+
+    with pytest.raises(CommandError, match="open to other users"):
+        run("import", "questions", str(path), "--no-input")

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from cms.formats import FORMATS_BY_NAME, ImportFileError, reading_failure
 from cms.games import KINDS
 from cms.importing import (
+    UploadFolderError,
     describe_failure,
     failed,
     format_for,
@@ -73,7 +74,10 @@ class Command(BaseCommand):
                 "confirmation : ajoutez --no-input (ou --dry-run)."))
         resource = resource_class(options["resource"])(kind=options["kind"])
         file_format = format_for(options.get("format"), file_name)
-        remove_stale_uploads()  # the admin's unconfirmed uploads: see remove_stale_uploads
+        try:
+            remove_stale_uploads()  # the admin's unconfirmed uploads: see remove_stale_uploads
+        except UploadFolderError as error:
+            raise CommandError(str(error)) from None
         if confirm and input(_("Importer ce fichier ? [yes/no] : ")) != "yes":
             raise CommandError(_("Import annulé."))
         dataset = self.read(file_format, file_name, source, traceback=options.get("traceback"))
