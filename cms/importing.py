@@ -82,18 +82,21 @@ def describe_failure(result) -> list[str]:
     """Return one French line per problem of an import that wrote nothing."""
     lines = [str(error.error) for error in result.base_errors]
     for number, errors in result.row_errors():
-        lines += [f"Ligne {number} : {error.error}" for error in errors]
+        lines += [_("Ligne %(line)s : %(error)s") % {"line": number, "error": error.error}
+                  for error in errors]
     for row in result.invalid_rows:
         for column, messages in row.field_specific_errors.items():
-            lines += [f"Ligne {row.number}, colonne « {column} » : {m}" for m in messages]
-        lines += [f"Ligne {row.number} : {m}" for m in row.non_field_specific_errors]
+            lines += [_("Ligne %(line)s, colonne « %(column)s » : %(error)s") % {
+                "line": row.number, "column": column, "error": m} for m in messages]
+        lines += [_("Ligne %(line)s : %(error)s") % {"line": row.number, "error": m}
+                  for m in row.non_field_specific_errors]
     return lines
 
 
 def summary(result) -> str:
     totals = result.totals
-    return (f"{totals['new']} ajouté(s), {totals['update']} modifié(s), "
-            f"{totals['skip']} inchangé(s)")
+    return _("%(new)s ajouté(s), %(update)s modifié(s), %(skip)s inchangé(s)") % {
+        "new": totals["new"], "update": totals["update"], "skip": totals["skip"]}
 
 
 # --- uploads waiting for their confirmation -----------------------------------------------

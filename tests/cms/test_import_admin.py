@@ -10,7 +10,6 @@ import io
 import json
 import re
 import shutil
-import tempfile
 from html.parser import HTMLParser
 from io import StringIO
 
@@ -37,9 +36,9 @@ CARD_HEADERS = ["ref", "genre", "titre", "couleur", "paire", "questions", "statu
 
 
 @pytest.fixture(autouse=True)
-def _held_uploads_in_tmp(monkeypatch, tmp_path):
+def _held_uploads_in_tmp(settings, tmp_path):
     """Uploads waiting for confirmation go to this test's folder, not the machine's."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    settings.VAR_DIR = tmp_path
 
 
 def url(model: str, action: str) -> str:

@@ -1398,8 +1398,8 @@ def test_the_import_command_fails_and_prints_each_bad_row(db, tmp_path):
                                           "questions")
 
     assert "rien n’a été importé" in str(error)
-    assert "Ligne 3, colonne « difficulte »" in stderr
-    assert "Ligne 5, colonne « genre »" in stderr
+    assert "Ligne 3, colonne « difficulte »" in stderr
+    assert "Ligne 5, colonne « genre »" in stderr
     assert "Ligne 2" not in stderr and "Ligne 4" not in stderr
     assert nothing_written()
 
@@ -1408,7 +1408,7 @@ def test_the_import_command_names_line_317_of_a_500_row_file(db, tmp_path):
     _error, stderr = failed_import_command(tmp_path, "questions.csv",
                                            five_hundred_rows(bad_line=317), "questions")
 
-    assert "Ligne 317, colonne « difficulte »" in stderr
+    assert "Ligne 317, colonne « difficulte »" in stderr
     assert nothing_written()
 
 
