@@ -1,9 +1,11 @@
 """Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
 
+import itertools
+
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
-from django.test import Client, RequestFactory
+from django.test import Client, RequestFactory, override_settings
 from django.utils import translation
 
 
@@ -82,15 +84,27 @@ def reader_client(client, reader):
     return client
 
 
-@pytest.fixture(autouse=True)
-def _media_in_tmp(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
+@pytest.fixture(scope="session")
+def _test_folders(tmp_path_factory):
+    base = tmp_path_factory.mktemp("per-test")
+    return (base / str(number) for number in itertools.count())
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
+def _media_and_var_in_tmp(settings, _test_folders):
+    # Uploads, held imports and demo accounts go to this test's own folders, never the
+    # project's var/ nor another test's. The folders are made only when a file is stored:
+    # asking every test for tmp_path cost a directory each, a few seconds over the suite.
+    folder = next(_test_folders)
+    settings.MEDIA_ROOT = folder / "media"
+    settings.VAR_DIR = folder / "var"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
     # The real hasher costs half a second a password; how passwords are hashed is not tested.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
