@@ -204,21 +204,18 @@ def test_the_fonts_are_embedded_in_the_pdf(db, tmp_path):
     assert all("DejaVu" in name for name in fonts)
 
 
-def test_writing_sets_the_loaded_content_aside_from_the_collector_and_then_restores_it(db):
+def test_writing_leaves_the_process_garbage_collector_alone(db):
+    # A web worker prints while it serves others: nothing process-wide may change meanwhile.
     ladder("Quelle est la capitale de la France ?")
-    frozen_while_writing = []
+    seen_while_writing = []
 
     def progress(done, total):
-        frozen_while_writing.append(gc.get_freeze_count())
+        seen_while_writing.append((gc.isenabled(), gc.get_freeze_count(), gc.get_threshold()))
 
+    before = (gc.isenabled(), gc.get_freeze_count(), gc.get_threshold())
     render("millionnaire", ("questions",), PrintOptions(), out=io.BytesIO(), progress=progress)
-    assert frozen_while_writing and all(count > 0 for count in frozen_while_writing)
-    assert gc.get_freeze_count() == 0
 
-    ladder("Quel animal est 🐘 ?", step=2)  # refused while drawing: restored all the same
-    with pytest.raises(PrintRefused):
-        render("millionnaire", ("questions",), PrintOptions(), out=io.BytesIO())
-    assert gc.get_freeze_count() == 0
+    assert seen_while_writing and set(seen_while_writing) == {before}
 
 
 def test_text_too_long_for_mini_cards_is_refused_with_a_larger_size_to_choose(db):
