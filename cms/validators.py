@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.formats import number_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 
 from .images import FORMAT_LABELS, clean_image, read_upload
 

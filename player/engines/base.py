@@ -18,7 +18,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -92,7 +92,7 @@ class Refused(Exception):
     def __init__(self, code: str, message: str = ""):
         super().__init__(message or code)
         self.code = code
-        self.message = message or str(_("Cette action n’est pas possible maintenant."))
+        self.message = message or _("Cette action n’est pas possible maintenant.")
 
 
 class NotEnoughContent(Exception):
@@ -162,7 +162,7 @@ def text_field(action: dict, key: str, *, max_length: int = 200) -> str:
 def check_question(action: dict, current: int | None) -> None:
     """Refuse an action about a question that is not the one being played."""
     if current is None or str(action.get("question", "")) != str(current):
-        raise Refused("not_current", str(_("Cette question n’est plus celle en jeu.")))
+        raise Refused("not_current", _("Cette question n’est plus celle en jeu."))
 
 
 @dataclass

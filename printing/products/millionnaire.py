@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import pairwise
 
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from reportlab.lib.units import mm
 
 from cms.games.millionnaire import JOKERS, LADDER, SPEC
@@ -68,13 +68,16 @@ def ladder_card(content, question) -> LadderCard:
 
 
 def step_title(card: LadderCard) -> str:
-    return str(_("Question n° %(n)s") % {"n": card.step})
+    return _("Question n° %(n)s") % {"n": card.step}
 
 
-QUESTION_LABEL = _("question")
-RIGHT_LABEL = _("bonne réponse")
-PROPOSITION_LABELS = tuple(_("proposition %(letter)s") % {"letter": letter}
-                           for letter in LETTERS)
+QUESTION_LABEL = gettext_lazy("question")
+RIGHT_LABEL = gettext_lazy("bonne réponse")
+
+
+def proposition_labels() -> tuple[str, ...]:
+    """« proposition A », …: made when a card is drawn, in the language then active."""
+    return tuple(_("proposition %(letter)s") % {"letter": letter} for letter in LETTERS)
 
 
 POINTS_PER_MM = mm  # ReportLab's mm is the number of points in a millimetre
@@ -190,7 +193,7 @@ def question_front(pen: Pen, card: LadderCard) -> None:
     pen.text(card.text, layout.question, size=10.5 * layout.k, valign="middle",
              label=QUESTION_LABEL)
     for rect, proposition, label in zip(layout.propositions, card.propositions,
-                                        PROPOSITION_LABELS, strict=False):
+                                        proposition_labels(), strict=False):
         pen.text(proposition, rect, size=8.5 * layout.k, valign="middle", label=label)
 
 
@@ -257,9 +260,9 @@ def back_letter(pen: Pen, *, letter: str, x: float, y: float, size: float) -> No
 QUESTION_CARDS = Deck(
     slug="questions",
     code="MIL",
-    label=_("Cartes questions"),
-    description=_("Une carte par question de l’échelle ; au dos, le palier et la bonne "
-                  "réponse, exactement derrière la question."),
+    label=gettext_lazy("Cartes questions"),
+    description=gettext_lazy("Une carte par question de l’échelle ; au dos, le palier et la bonne "
+                             "réponse, exactement derrière la question."),
     kind="echelle",
     to_item=ladder_card,
     front=question_front,
@@ -283,7 +286,7 @@ def ink_on(background: str) -> str:
 
 
 def player_label(player: int) -> str:
-    return str(_("Joueur %(n)s") % {"n": player})
+    return _("Joueur %(n)s") % {"n": player}
 
 
 # --- answer cards A, B, C, D --------------------------------------------------------------
@@ -330,7 +333,7 @@ def answer_front(pen: Pen, card: AnswerCard) -> None:
              size=size, font=BOLD, fill=ink, valign="middle", label=_("joueur"))
     pen.text(card.colour_name, colour_name, size=small, font=BOLD, fill=ink, align="right",
              valign="middle", label=_("couleur"))
-    pen.text(str(_("Réponse %(letter)s") % {"letter": card.letter}), footer_text_box(pen),
+    pen.text(_("Réponse %(letter)s") % {"letter": card.letter}, footer_text_box(pen),
              size=small, font=BOLD, fill=ink, align="centre", valign="middle",
              label=_("réponse"))
     cx, cy = pen.box.centre
@@ -341,14 +344,14 @@ def answer_front(pen: Pen, card: AnswerCard) -> None:
 
 
 def answer_back_form(pen: Pen) -> None:
-    back_pattern(pen, colour=NAVY, title=str(_("Carte réponse")), emblem="?")
+    back_pattern(pen, colour=NAVY, title=_("Carte réponse"), emblem="?")
 
 
 ANSWER_CARDS = Deck(
     slug="reponses",
-    label=_("Cartes réponses A, B, C, D"),
-    description=_("Quatre cartes par joueur, pour une table de huit : une couleur et un "
-                  "numéro par joueur, le même dos pour toutes."),
+    label=gettext_lazy("Cartes réponses A, B, C, D"),
+    description=gettext_lazy("Quatre cartes par joueur, pour une table de huit : une couleur et un "
+                             "numéro par joueur, le même dos pour toutes."),
     items=answer_cards,
     front=answer_front,
     back_form=answer_back_form,
@@ -512,7 +515,7 @@ def joker_token_back(pen: Pen, token: JokerToken) -> None:
     band = Rect(cx - inner, name.top + 1.4, 2 * inner, 4.6)
     pen.rect(band, fill=NAVY)
     half = math.sqrt(layout.text_radius ** 2 - (band.top - cy) ** 2)
-    pen.text(str(_("UTILISÉ")), Rect(cx - half, band.y, 2 * half, band.h), size=8, font=BOLD,
+    pen.text(_("UTILISÉ"), Rect(cx - half, band.y, 2 * half, band.h), size=8, font=BOLD,
              fill=WHITE, align="centre", valign="middle", label=_("utilisé"))
     fitted = pen.fit(token.label, name, size=MIN_SIZE, font=CONDENSED_BOLD, label=_("joker"))
     if fitted is None:
@@ -528,9 +531,10 @@ def joker_token_back(pen: Pen, token: JokerToken) -> None:
 JOKER_TOKENS = Deck(
     slug="jokers",
     code="JOK",
-    label=_("Jetons jokers"),
-    description=_("Les trois jokers (50:50, Vote du public, Coup de fil à un ami) de huit "
-                  "joueurs, en jetons ronds de 3 cm ; on retourne le jeton sur « utilisé »."),
+    label=gettext_lazy("Jetons jokers"),
+    description=gettext_lazy(
+        "Les trois jokers (50:50, Vote du public, Coup de fil à un ami) de huit "
+        "joueurs, en jetons ronds de 3 cm ; on retourne le jeton sur « utilisé »."),
     items=joker_tokens,
     front=joker_token_front,
     back=joker_token_back,
@@ -565,16 +569,16 @@ def fallback_bands() -> list[FallbackBand]:
 
 
 def fallback_rule(band: FallbackBand) -> str:
-    return str(_("%(pays)s (de %(low)s à %(high)s)") % {
+    return _("%(pays)s (de %(low)s à %(high)s)") % {
         "low": amount(band.first.amount), "high": amount(band.last.amount),
-        "pays": amount(band.pays)})
+        "pays": amount(band.pays)}
 
 
 # --- the « bloc réponse » score pad ------------------------------------------------------------
 
 ROUNDS = TABLE_SIZE  # every player is game master once
 # Over a box a few millimetres wide, the jokers go by a short name.
-SHORT_JOKER_NAMES = {"public": _("Public"), "ami": _("Ami")}
+SHORT_JOKER_NAMES = {"public": gettext_lazy("Public"), "ami": gettext_lazy("Ami")}
 
 
 def ladder_strip(pen: Pen, area: Rect) -> None:
@@ -603,10 +607,10 @@ def answer_pad(pen: Pen) -> None:
     """One sheet of the pad: players down, rounds across, gains, jokers and totals."""
     page = pen.box.inset(PAGE_MARGIN)
     top = page.top
-    pen.text(str(_("Bloc réponse")), Rect(page.x, top - 9, page.w * 0.5, 9), size=20,
-             font=BOLD, fill=NAVY, valign="middle", label=str(_("titre")))
+    pen.text(_("Bloc réponse"), Rect(page.x, top - 9, page.w * 0.5, 9), size=20,
+             font=BOLD, fill=NAVY, valign="middle", label=_("titre"))
     pen.text(SPEC.name, Rect(page.x + page.w * 0.5, top - 9, page.w * 0.5, 9), size=12,
-             font=BOLD, fill=GOLD, align="right", valign="middle", label=str(_("jeu")))
+             font=BOLD, fill=GOLD, align="right", valign="middle", label=_("jeu"))
     top -= 12
     ladder_strip(pen, Rect(page.x, top - 11, page.w, 11))
     top -= 13
@@ -614,7 +618,7 @@ def answer_pad(pen: Pen) -> None:
     pen.rect(swatch, fill=GOLD, stroke=NAVY, width=0.2, radius=1)
     pen.text(str(SAFE_LEVEL), swatch, size=8, font=BOLD, fill=NAVY, align="centre",
              valign="middle", label=str(SAFE_LEVEL))
-    rule = str(_("Mauvaise réponse, le joueur repart avec :")) + " " + " · ".join(
+    rule = _("Mauvaise réponse, le joueur repart avec :") + " " + " · ".join(
         fallback_rule(band) for band in fallback_bands())
     pen.text(rule, Rect(swatch.right + 3, top - 5, page.right - swatch.right - 3, 5.5),
              size=8.5, font=BOLD, fill=NAVY, valign="middle", label=_("paliers"))
@@ -622,8 +626,8 @@ def answer_pad(pen: Pen) -> None:
     note_h = 5.0
     grid = Rect(page.x, page.y + note_h + 2, page.w, top - page.y - note_h - 2)
     score_grid(pen, grid)
-    note = str(_("Le maître de jeu note le gain de chaque joueur (barrer sa propre case) et "
-                 "coche les jokers utilisés. Chaque joker ne sert qu’une fois par partie."))
+    note = _("Le maître de jeu note le gain de chaque joueur (barrer sa propre case) et "
+                 "coche les jokers utilisés. Chaque joker ne sert qu’une fois par partie.")
     pen.text(note, Rect(page.x, page.y, page.w, note_h), size=8, fill=GREY, valign="middle",
              label=_("consigne"))
 
@@ -636,15 +640,15 @@ def score_grid(pen: Pen, grid: Rect) -> None:
     row_h = (grid.h - head_h) / TABLE_SIZE
     header = Rect(grid.x, grid.top - head_h, grid.w, head_h)
     pen.rect(header, fill=NAVY)
-    pen.text(str(_("Joueur")), Rect(grid.x + 2, header.y, name_w - 4, head_h), size=10,
-             font=BOLD, fill=WHITE, valign="middle", label=str(_("joueur")))
-    pen.text(str(_("Total")), Rect(grid.right - total_w + 2, header.y, total_w - 4, head_h),
+    pen.text(_("Joueur"), Rect(grid.x + 2, header.y, name_w - 4, head_h), size=10,
+             font=BOLD, fill=WHITE, valign="middle", label=_("joueur"))
+    pen.text(_("Total"), Rect(grid.right - total_w + 2, header.y, total_w - 4, head_h),
              size=10, font=BOLD, fill=GOLD, align="centre", valign="middle",
-             label=str(_("total")))
+             label=_("total"))
     joker_names = tuple(str(SHORT_JOKER_NAMES.get(key, label)) for key, label in JOKERS.items())
     for n in range(ROUNDS):
         x = grid.x + name_w + n * round_w
-        pen.text(str(_("Manche %(n)s") % {"n": n + 1}),
+        pen.text(_("Manche %(n)s") % {"n": n + 1},
                  Rect(x + 1, header.top - 7, round_w - 2, 6), size=9, font=BOLD,
                  fill=WHITE, align="centre", valign="middle", label=_("manche"))
         for slot, name in enumerate(joker_names):
@@ -700,9 +704,10 @@ def answer_pad_pages(options, items) -> list[Page]:
 
 ANSWER_PAD = Sheets(
     slug="bloc-reponse",
-    label=_("Bloc réponse"),
-    description=_("La feuille de score du maître de jeu : huit joueurs, huit manches, les "
-                  "gains, les jokers cochés, les paliers et les totaux."),
+    label=gettext_lazy("Bloc réponse"),
+    description=gettext_lazy(
+        "La feuille de score du maître de jeu : huit joueurs, huit manches, les "
+        "gains, les jokers cochés, les paliers et les totaux."),
     pages=answer_pad_pages,
 )
 
@@ -714,12 +719,12 @@ def ladder_poster(pen: Pen) -> None:
     """The fifteen steps, the million on top, the paliers in gold, what a wrong answer pays."""
     page = pen.box.inset(PAGE_MARGIN)
     pen.text(SPEC.name, Rect(page.x, page.top - 14, page.w, 14), size=26, font=BOLD,
-             fill=NAVY, align="centre", valign="middle", label=str(_("titre")))
-    pen.text(str(_("L’échelle des gains")), Rect(page.x, page.top - 22, page.w, 7), size=14,
-             font=BOLD, fill=GOLD, align="centre", valign="middle", label=str(_("sous-titre")))
-    pen.text(str(_("Après chaque bonne réponse, on peut s’arrêter et garder la somme "
-                   "gagnée.")), Rect(page.x, page.top - 29, page.w, 6), size=10,
-             fill=GREY, align="centre", valign="middle", label=str(_("consigne")))
+             fill=NAVY, align="centre", valign="middle", label=_("titre"))
+    pen.text(_("L’échelle des gains"), Rect(page.x, page.top - 22, page.w, 7), size=14,
+             font=BOLD, fill=GOLD, align="centre", valign="middle", label=_("sous-titre"))
+    pen.text(_("Après chaque bonne réponse, on peut s’arrêter et garder la somme "
+                   "gagnée."), Rect(page.x, page.top - 29, page.w, 6), size=10,
+             fill=GREY, align="centre", valign="middle", label=_("consigne"))
     jokers_h = 56.0
     ladder = Rect(page.x, page.y + jokers_h + 6, page.w * 0.62, page.h - 33 - jokers_h - 6)
     row_h = ladder.h / len(LADDER)
@@ -736,14 +741,14 @@ def ladder_poster(pen: Pen) -> None:
         for y in (low, high):
             pen.line(side.x - 2.5, y, side.x, y, stroke=NAVY, width=0.6)
         middle = (low + high) / 2
-        pen.text(str(_("Mauvaise réponse ici :")), Rect(side.x + 4, middle + 1, side.w - 4, 11),
+        pen.text(_("Mauvaise réponse ici :"), Rect(side.x + 4, middle + 1, side.w - 4, 11),
                  size=11, min_size=7, font=BOLD, fill=NAVY, valign="bottom",
                  label=str(SAFE_LEVEL))
-        pen.text(str(_("vous repartez avec")), Rect(side.x + 4, middle - 5, side.w - 4, 5.5),
+        pen.text(_("vous repartez avec"), Rect(side.x + 4, middle - 5, side.w - 4, 5.5),
                  size=10, min_size=7, fill=NAVY, valign="middle", label=str(SAFE_LEVEL))
         pen.text(amount(band.pays), Rect(side.x + 4, middle - 14, side.w - 4, 8.5), size=20,
                  min_size=10, font=BOLD, fill=GOLD if band.pays else GREY, valign="middle",
-                 label=str(_("montant")), french=False)
+                 label=_("montant"), french=False)
     jokers_reminder(pen, Rect(page.x, page.y, page.w, jokers_h))
 
 
@@ -761,30 +766,30 @@ def ladder_row(pen: Pen, step: LadderStep, box: Rect) -> None:
     pen.text(amount(step.amount), Rect(box.x + box.w * 0.45, box.y, box.w * 0.55 - box.h * 0.6,
                                        box.h),
              size=16, min_size=8, font=BOLD, fill=NAVY, align="right", valign="middle",
-             label=str(_("montant")), french=False)
+             label=_("montant"), french=False)
 
 
 JOKER_HINTS = {
-    "cinquante": _("Le maître de jeu vous rend deux cartes, dont la bonne réponse."),
-    "public": _("Chacun vote en secret ; le maître de jeu ajoute la bonne réponse."),
-    "ami": _("Un joueur de votre choix vous glisse sa réponse."),
+    "cinquante": gettext_lazy("Le maître de jeu vous rend deux cartes, dont la bonne réponse."),
+    "public": gettext_lazy("Chacun vote en secret ; le maître de jeu ajoute la bonne réponse."),
+    "ami": gettext_lazy("Un joueur de votre choix vous glisse sa réponse."),
 }
 
 
 def jokers_reminder(pen: Pen, area: Rect) -> None:
     """The three jokers as on their tokens, how each works and how they are spent."""
     pen.rect(area, fill=NAVY, radius=3)
-    pen.text(str(_("Les jokers : chacun une seule fois par partie, plusieurs sur la même "
-                   "question si vous voulez.")), Rect(area.x + 5, area.top - 9, area.w - 10, 7),
+    pen.text(_("Les jokers : chacun une seule fois par partie, plusieurs sur la même "
+                   "question si vous voulez."), Rect(area.x + 5, area.top - 9, area.w - 10, 7),
              size=11, min_size=7, font=BOLD, fill=GOLD, align="centre", valign="middle",
-             label=str(_("jokers")))
+             label=_("jokers"))
     tries = {"public": SPEC.rules.public_tries_two_players,
              "ami": SPEC.rules.friend_tries_two_players}
-    pen.text(str(_("À deux joueurs : %(public)s essais avec le Vote du public, %(ami)s avec "
-                   "le Coup de fil à un ami.") % tries), Rect(area.x + 5, area.y + 2,
+    pen.text(_("À deux joueurs : %(public)s essais avec le Vote du public, %(ami)s avec "
+                   "le Coup de fil à un ami.") % tries, Rect(area.x + 5, area.y + 2,
                                                            area.w - 10, 6),
              size=9, min_size=7, fill=WHITE, align="centre", valign="middle",
-             label=str(_("variante à deux")))
+             label=_("variante à deux"))
     slot_w = (area.w - 10) / len(JOKERS)
     radius = 9.0
     cy = area.y + (8 + area.h - 9) / 2  # between the two-player line and the heading
@@ -796,11 +801,11 @@ def jokers_reminder(pen: Pen, area: Rect) -> None:
         text = Rect(cx + radius + 3, cy - radius - 6, x + slot_w - cx - radius - 6,
                     2 * radius + 6)
         name = pen.text(joker_name(label), Rect(text.x, text.top - 10, text.w, 10), size=11,
-                        min_size=9, font=BOLD, fill=WHITE, label=str(_("joker")))
+                        min_size=9, font=BOLD, fill=WHITE, label=_("joker"))
         # The hint starts under the name, which takes one line or two.
         used = (name.leading * (len(name.lines) - 1) + name.size * 1.2) / mm if name else 6
         pen.text(str(JOKER_HINTS[joker]), Rect(text.x, text.y, text.w, text.h - used - 1),
-                 size=8.5, min_size=6.5, font=CONDENSED, fill=WHITE, label=str(_("joker")))
+                 size=8.5, min_size=6.5, font=CONDENSED, fill=WHITE, label=_("joker"))
 
 
 def ladder_poster_pages(options, items) -> list[Page]:
@@ -809,9 +814,10 @@ def ladder_poster_pages(options, items) -> list[Page]:
 
 LADDER_POSTER = Sheets(
     slug="echelle",
-    label=_("Affiche de l’échelle des gains"),
-    description=_("Une page : les quinze questions de 200 € à 1 000 000 €, les paliers en or "
-                  "et ce que rapporte une mauvaise réponse."),
+    label=gettext_lazy("Affiche de l’échelle des gains"),
+    description=gettext_lazy(
+        "Une page : les quinze questions de 200 € à 1 000 000 €, les paliers en or "
+        "et ce que rapporte une mauvaise réponse."),
     pages=ladder_poster_pages,
 )
 
@@ -868,26 +874,27 @@ def holder_net(card: tuple[float, float], left: float, top: float) -> HolderNet:
 
 
 def card_dimensions(card: tuple[float, float]) -> str:
-    return str(_("%(w)s × %(h)s mm") % {"w": f"{card[0]:g}", "h": f"{card[1]:g}"})
+    return _("%(w)s × %(h)s mm") % {"w": f"{card[0]:g}", "h": f"{card[1]:g}"}
 
 
 HOLDER_STEPS = (
-    _("Imprimez à 100 %, sur du papier épais (160 g/m² ou plus)."),
-    _("Découpez le long des traits pleins, la fenêtre et l’encoche comprises."),
-    _("Pliez vers l’arrière les deux rabats, puis le dos le long du pointillé du bas."),
-    _("Encollez les rabats et pressez le dos dessus. Le haut reste ouvert."),
+    gettext_lazy("Imprimez à 100 %, sur du papier épais (160 g/m² ou plus)."),
+    gettext_lazy("Découpez le long des traits pleins, la fenêtre et l’encoche comprises."),
+    gettext_lazy("Pliez vers l’arrière les deux rabats, puis le dos le long du pointillé du bas."),
+    gettext_lazy("Encollez les rabats et pressez le dos dessus. Le haut reste ouvert."),
 )
-HOLDER_USE = _("Le maître de jeu glisse la carte par le haut, la question vers lui, sans "
-               "regarder son dos. Il lit la question et les quatre réponses, puis tourne "
-               "le porte-carte vers les joueurs. Pour annoncer la bonne réponse, il sort la "
-               "carte en la poussant par l’encoche.")
+HOLDER_USE = gettext_lazy(
+    "Le maître de jeu glisse la carte par le haut, la question vers lui, sans "
+    "regarder son dos. Il lit la question et les quatre réponses, puis tourne "
+    "le porte-carte vers les joueurs. Pour annoncer la bonne réponse, il sort la "
+    "carte en la poussant par l’encoche.")
 
 
 def holder_page(pen: Pen, *, card: tuple[float, float]) -> None:
     """The porte-carte for `card` (w, h) mm: the net on the left, how to make it on the right."""
     page = pen.box.inset(PAGE_MARGIN)
     title = Rect(page.x, page.top - 10, page.w, 10)
-    pen.text(str(_("Porte-carte")), Rect(title.x, title.y, title.w * 0.5, title.h), size=20,
+    pen.text(_("Porte-carte"), Rect(title.x, title.y, title.w * 0.5, title.h), size=20,
              font=BOLD, fill=NAVY, valign="middle", label=_("titre"))
     pen.text(SPEC.name, Rect(title.x + title.w * 0.5, title.y, title.w * 0.5, title.h),
              size=12, font=BOLD, fill=GOLD, align="right", valign="middle", label=_("jeu"))
@@ -904,7 +911,7 @@ def draw_holder(pen: Pen, net: HolderNet) -> None:
     pen.rect(front, fill=NAVY)
     pen.rect(window.outset(1.2), stroke=GOLD, width=0.3)
     pen.rect(window, fill=WHITE)
-    pen.text(str(_("fenêtre à découper")), window.inset(4), size=9, fill=GREY,
+    pen.text(_("fenêtre à découper"), window.inset(4), size=9, fill=GREY,
              align="centre", valign="middle", label=_("fenêtre"))
     for tab in net.tabs:
         pen.polygon(list(tab), fill=LIGHT)
@@ -953,7 +960,7 @@ def glue_label(pen: Pen, tab) -> None:
     c.saveState()
     c.translate((x0 + x1) / 2 * mm, (y0 + y3) / 2 * mm)
     c.rotate(90)
-    pen.centred(str(_("colle")), 0, 0, size=8, font=BOLD, fill=GREY)
+    pen.centred(_("colle"), 0, 0, size=8, font=BOLD, fill=GREY)
     c.restoreState()
 
 
@@ -973,10 +980,10 @@ def holder_back(pen: Pen, back: Rect, notch: float) -> None:
                              box_w - box_h, box_h - 2),
              size=12 * k, font=BOLD, fill=WHITE, align="centre", valign="middle",
              label=_("jeu"))
-    pen.text(str(_("Porte-carte")), Rect(text.x, cy - box_h * 0.35 - 8 * k, text.w, 7 * k),
+    pen.text(_("Porte-carte"), Rect(text.x, cy - box_h * 0.35 - 8 * k, text.w, 7 * k),
              size=11 * k, font=BOLD, fill=GOLD, align="centre", valign="middle",
              label=_("titre"))
-    pen.text(str(_("La bonne réponse est au dos de la carte, de ce côté.")),
+    pen.text(_("La bonne réponse est au dos de la carte, de ce côté."),
              Rect(text.x, text.y, text.w, 12 * k), size=8 * k, fill=WHITE, align="centre",
              valign="bottom", label=_("consigne"))
 
@@ -984,7 +991,7 @@ def holder_back(pen: Pen, back: Rect, notch: float) -> None:
 def holder_instructions(pen: Pen, net: HolderNet, column: Rect) -> None:
     """The card size, the steps, a legend of the lines, and how the holder is used."""
     top = column.top
-    pen.text(str(_("Pour les cartes de %(size)s") % {"size": card_dimensions(net.card)}),
+    pen.text(_("Pour les cartes de %(size)s") % {"size": card_dimensions(net.card)},
              Rect(column.x, top - 7, column.w, 7), size=11, font=BOLD, fill=NAVY,
              valign="middle", label=_("format"))
     top -= 10
@@ -1011,7 +1018,7 @@ def holder_instructions(pen: Pen, net: HolderNet, column: Rect) -> None:
                  fill=BLACK, valign="middle", label=_("légende"))
         top -= 7
     top -= 4
-    pen.text(str(_("En jeu")), Rect(column.x, top - 6, column.w, 6), size=11, font=BOLD,
+    pen.text(_("En jeu"), Rect(column.x, top - 6, column.w, 6), size=11, font=BOLD,
              fill=NAVY, valign="middle", label=_("titre"))
     top -= 8
     fitted = pen.text(str(HOLDER_USE), Rect(column.x, column.y, column.w, top - column.y),
@@ -1056,7 +1063,7 @@ def holder_in_use(pen: Pen, net: HolderNet, area: Rect) -> None:
         if y < window.top - 1:
             pen.line(card.x + 1.5, y, card.right - 1.5 - line * card.w * 0.15, y, stroke=GREY,
                      width=0.4)
-    pen.text(str(_("Monté : la carte entre par le haut, la question dans la fenêtre.")),
+    pen.text(_("Monté : la carte entre par le haut, la question dans la fenêtre."),
              Rect(area.x, holder.y - 8, area.w, 6), size=8, fill=GREY, align="centre",
              valign="middle", label=_("légende"))
 
@@ -1067,10 +1074,11 @@ def holder_pages(options, items) -> list[Page]:
 
 CARD_HOLDER = Sheets(
     slug="porte-carte",
-    label=_("Porte-carte"),
-    description=_("Le porte-carte du maître de jeu, à découper, plier et coller : la "
-                  "question se lit par la fenêtre, la bonne réponse reste cachée au dos de "
-                  "la carte. À la taille des cartes choisie."),
+    label=gettext_lazy("Porte-carte"),
+    description=gettext_lazy(
+        "Le porte-carte du maître de jeu, à découper, plier et coller : la "
+        "question se lit par la fenêtre, la bonne réponse reste cachée au dos de "
+        "la carte. À la taille des cartes choisie."),
     pages=holder_pages,
 )
 

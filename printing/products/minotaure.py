@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
@@ -130,13 +131,13 @@ def draw_board(pen: Pen, lab: Labyrinth, cx: float, cy: float, zoom: float = 1.0
                    width=HAIRLINE)
     room_size = label_size(8)
     # Just inside the room's wall, clear of the prisoners' circles.
-    arc_text(pen, str(_("SALLE CENTRALE")), lab.room_inner_radius - 1.5 - room_size * 0.14,
+    arc_text(pen, _("SALLE CENTRALE"), lab.room_inner_radius - 1.5 - room_size * 0.14,
              90, size=room_size, fill=BROWN)
     _draw_minotaur_start(pen, lab, label_size(8))
     draw_walls(pen, lab, colour=BROWN, width=lab.wall_thickness)
     rim = (lab.outer_radius + lab.wall_thickness / 2 + lab.board_radius) / 2
-    arc_text(pen, str(_("LE JEU DU MINOTAURE")), rim, 90, size=label_size(9), fill=BROWN)
-    arc_text(pen, str(_("LE DÉDALE")), rim, 270, size=label_size(9), fill=BROWN, outward=False)
+    arc_text(pen, _("LE JEU DU MINOTAURE"), rim, 90, size=label_size(9), fill=BROWN)
+    arc_text(pen, _("LE DÉDALE"), rim, 270, size=label_size(9), fill=BROWN, outward=False)
     c.restoreState()
 
 
@@ -147,7 +148,7 @@ def _draw_minotaur_start(pen: Pen, lab: Labyrinth, size: float) -> None:
     pen.circle(start.x, start.y, r, stroke=MINOTAUR_RED, width=0.3)
     pen.centred("M", start.x, start.y, size=22, font=BOLD, fill=MINOTAUR_RED)
     # The label follows the corridor just past the start, clockwise.
-    label = str(_("DÉPART DU MINOTAURE"))
+    label = _("DÉPART DU MINOTAURE")
     gap = r + 4 + text_width(printable(label), BOLD, size) / mm / 2
     angle = start.angle - math.degrees(gap / start.radius)
     upper_half = 0 <= angle % 360 <= 180
@@ -162,8 +163,8 @@ def tile_name(tile: Tile) -> str:
 
 
 def tile_label(tile: Tile) -> str:
-    return str(_("Feuille %(name)s — colonne %(column)s, rangée %(row)s") % {
-        "name": tile_name(tile), "column": tile.column + 1, "row": tile.row + 1})
+    return _("Feuille %(name)s — colonne %(column)s, rangée %(row)s") % {
+        "name": tile_name(tile), "column": tile.column + 1, "row": tile.row + 1}
 
 
 def alignment_crosses(tiles: list[Tile]) -> list[tuple[float, float]]:
@@ -208,7 +209,7 @@ def _glue_strip(pen: Pen, strip: Rect, *, vertical: bool) -> None:
         c.translate(x * mm, y * mm)
         if vertical:
             c.rotate(90)
-        label = str(_("coller ici"))
+        label = _("coller ici")
         label_w = text_width(printable(label), BOLD, 7) / mm + 3
         pen.rect(Rect(-label_w / 2, -2.2, label_w, 4.4), fill=WHITE, radius=1)
         pen.centred(label, 0, 0, size=7, font=BOLD, fill="#555555")
@@ -275,7 +276,7 @@ def _assembly_marks(pen: Pen, tile: Tile, area: Rect, *, has_right: bool,
     dash = (2.5, 1.5)
     if tile.column > 0:
         pen.line(area.x, 0, area.x, pen.h, stroke=INK, width=0.3, dash=dash)
-        _margin_note(pen, str(_("couper ici")), area.x - 4, area.y + area.h / 2, rotate=90)
+        _margin_note(pen, _("couper ici"), area.x - 4, area.y + area.h / 2, rotate=90)
     if tile.row > 0:
         pen.line(0, area.top, pen.w, area.top, stroke=INK, width=0.3, dash=dash)
     if has_right:
@@ -337,21 +338,22 @@ def a3_zoom(lab: Labyrinth, w: float, h: float) -> float:
 
 
 def a3_scale_text(lab: Labyrinth, zoom: float) -> str:
-    return str(_("Échelle %(percent)s %% : plateau de %(size)s cm ; prévoir des billes de "
+    return _("Échelle %(percent)s %% : plateau de %(size)s cm ; prévoir des billes de "
                  "%(marble)s mm et un calot de %(minotaur)s mm.") % {
         "percent": round(zoom * 100),
         "size": french_number(board_size(lab) * zoom / 10),
         "marble": round(lab.marble_diameter * zoom),
-        "minotaur": round(lab.minotaur_diameter * zoom)})
+        "minotaur": round(lab.minotaur_diameter * zoom)}
 
 
 LEGEND = (
-    _("Salle centrale : les dix prisonniers y commencent ; le Minotaure qui y entre "
-      "élimine tous les prisonniers présents."),
-    _("Départ du Minotaure : entre deux intersections du cercle extérieur."),
-    _("Prisonniers : une bille sur chaque cercle de couleur, au centre du labyrinthe."),
-    _("Un coup qui fait passer une bille à travers un mur est annulé : toutes les billes "
-      "déplacées reviennent à leur place."),
+    gettext_lazy("Salle centrale : les dix prisonniers y commencent ; le Minotaure qui y entre "
+                 "élimine tous les prisonniers présents."),
+    gettext_lazy("Départ du Minotaure : entre deux intersections du cercle extérieur."),
+    gettext_lazy("Prisonniers : une bille sur chaque cercle de couleur, au centre du labyrinthe."),
+    gettext_lazy(
+        "Un coup qui fait passer une bille à travers un mur est annulé : toutes les billes "
+        "déplacées reviennent à leur place."),
 )
 
 
@@ -361,7 +363,7 @@ def a3_board_page(options, items) -> list[Page]:
     def draw(pen: Pen) -> None:
         zoom = a3_zoom(lab, pen.w, pen.h)
         top = pen.h - PAGE_MARGIN
-        pen.text(str(_("Le jeu du Minotaure — plateau")),
+        pen.text(_("Le jeu du Minotaure — plateau"),
                  Rect(PAGE_MARGIN, top - 10, pen.w - 2 * PAGE_MARGIN, 10), size=20,
                  font=BOLD, fill=BROWN, align="centre", valign="middle", label=_("titre"))
         pen.text(a3_scale_text(lab, zoom),
@@ -421,13 +423,13 @@ def thesee_cards() -> list[ColourCard]:
 
 
 def thesee_title(card: ColourCard) -> str:
-    return str(_("Thésée — %(colour)s") % {"colour": colour_label(card.name)})
+    return _("Thésée — %(colour)s") % {"colour": colour_label(card.name)}
 
 
 def thesee_front(pen: Pen, card: ColourCard) -> None:
     """The colour as a big marble, its name, and the reminder to keep it secret."""
     k = scale(pen)
-    body = card_frame(pen, colour=BROWN, title=str(_("Thésée")))
+    body = card_frame(pen, colour=BROWN, title=_("Thésée"))
     name_h = 9 * k
     note_h = 7 * k
     disc_box = Rect(body.x, body.y + name_h + note_h, body.w,
@@ -438,7 +440,7 @@ def thesee_front(pen: Pen, card: ColourCard) -> None:
     draw_marble(pen, cx, cy, r, card.hex)
     pen.text(thesee_title(card), Rect(body.x, body.y + note_h, body.w, name_h), size=11 * k,
              font=BOLD, fill=INK, align="centre", valign="middle", label=_("couleur"))
-    pen.text(str(_("Gardez votre couleur secrète.")), Rect(body.x, body.y, body.w, note_h),
+    pen.text(_("Gardez votre couleur secrète."), Rect(body.x, body.y, body.w, note_h),
              size=readable(7 * k), fill=GREY, align="centre", valign="middle",
              label=_("rappel"))
 
@@ -497,11 +499,11 @@ def card_back(pen: Pen, title: str) -> None:
 
 
 def thesee_back_form(pen: Pen) -> None:
-    card_back(pen, str(_("Thésée")))
+    card_back(pen, _("Thésée"))
 
 
 def ariane_back_form(pen: Pen) -> None:
-    card_back(pen, str(_("Ariane")))
+    card_back(pen, _("Ariane"))
 
 
 def ball_of_thread(pen: Pen, cx: float, cy: float, r: float) -> None:
@@ -544,15 +546,17 @@ def ball_of_thread(pen: Pen, cx: float, cy: float, r: float) -> None:
 
 
 ARIANE_RULE = (
-    (_("À votre tour, défaussez-la : une pichenette de plus."), 9.5, BOLD, INK, _("règle")),
-    (_("Avec n’importe quelle bille, sauf le Minotaure. Qui élimine un joueur qui a encore "
-       "la sienne la lui prend."), 7.5, REGULAR, GREY, _("précision")),
+    (gettext_lazy("À votre tour, défaussez-la : une pichenette de plus."), 9.5, BOLD, INK,
+     gettext_lazy("règle")),
+    (gettext_lazy(
+        "Avec n’importe quelle bille, sauf le Minotaure. Qui élimine un joueur qui a encore "
+        "la sienne la lui prend."), 7.5, REGULAR, GREY, gettext_lazy("précision")),
 )
 
 
 def ariane_front(pen: Pen, number: int) -> None:
     """Ariane's thread and the rule: one more flick, and what eliminating a holder wins."""
-    body = card_frame(pen, colour=BROWN, title=str(_("Ariane")))
+    body = card_frame(pen, colour=BROWN, title=_("Ariane"))
     text_h = rule_texts(pen, body, ARIANE_RULE)
     art = Rect(body.x, body.y + text_h, body.w, body.h - text_h)
     # The ball and its thread (2.2 radii to the left) stay inside the body.
@@ -564,12 +568,13 @@ def ariane_front(pen: Pen, number: int) -> None:
 
 THESEE_GOLD = "#e2b93b"  # the Thésée marble, in no prisoner's colour
 THESEE_RULE = (
-    (_("Mise en place : la bille Thésée part avec les prisonniers, dans la salle "
-       "centrale."), 7.5, REGULAR, INK, _("mise en place")),
-    (_("Thésée touche le Minotaure : il est éliminé."), 9.5, BOLD, INK,
-     _("règle")),
-    (_("La partie s’arrête aussitôt. Le joueur qui a joué ce coup gagne, quel que soit le "
-       "nombre de prisonniers en jeu."), 7.5, REGULAR, INK, _("victoire")),
+    (gettext_lazy("Mise en place : la bille Thésée part avec les prisonniers, dans la salle "
+                  "centrale."), 7.5, REGULAR, INK, gettext_lazy("mise en place")),
+    (gettext_lazy("Thésée touche le Minotaure : il est éliminé."), 9.5, BOLD, INK,
+     gettext_lazy("règle")),
+    (gettext_lazy(
+        "La partie s’arrête aussitôt. Le joueur qui a joué ce coup gagne, quel que soit le "
+        "nombre de prisonniers en jeu."), 7.5, REGULAR, INK, gettext_lazy("victoire")),
 )
 
 
@@ -594,14 +599,14 @@ def thesee_meets_minotaur(pen: Pen, box: Rect) -> None:
 def thesee_variant_front(pen: Pen, number: int) -> None:
     """The variant's setup, what Thésée does to the Minotaur, and who wins then."""
     k = scale(pen)
-    body = card_frame(pen, colour=BROWN, title=str(_("Variante Thésée")))
+    body = card_frame(pen, colour=BROWN, title=_("Variante Thésée"))
     text_h = rule_texts(pen, body, THESEE_RULE)
     art = Rect(body.x, body.y + text_h, body.w, body.h - text_h - 1.0 * k)
     thesee_meets_minotaur(pen, art)
 
 
 def thesee_variant_back_form(pen: Pen) -> None:
-    card_back(pen, str(_("Variante Thésée")))
+    card_back(pen, _("Variante Thésée"))
 
 
 # --- the colour chart -----------------------------------------------------------------------
@@ -612,12 +617,12 @@ def chart_page(options, items) -> list[Page]:
 
     def draw(pen: Pen) -> None:
         inner = pen.box.inset(PAGE_MARGIN)
-        pen.text(str(_("Le jeu du Minotaure — nuancier des billes")),
+        pen.text(_("Le jeu du Minotaure — nuancier des billes"),
                  Rect(inner.x, inner.top - 12, inner.w, 12), size=18, font=BOLD, fill=BROWN,
                  align="centre", valign="middle", label=_("titre"))
-        pen.text(str(_("Posez chaque bille prisonnier sur sa couleur : la carte Thésée de "
+        pen.text(_("Posez chaque bille prisonnier sur sa couleur : la carte Thésée de "
                        "même couleur désigne la bille que son joueur défend en secret. Une "
-                       "couleur que personne ne tient est une bille neutre.")),
+                       "couleur que personne ne tient est une bille neutre."),
                  Rect(inner.x, inner.top - 32, inner.w, 18), size=10, min_size=7,
                  align="centre", valign="middle", label=_("mode d’emploi"))
         row_h = lab.minotaur_diameter + 3
@@ -647,7 +652,7 @@ def _chart_entry(pen: Pen, lab: Labyrinth, cell: Rect, name: str, value: str) ->
     pen.text(colour_label(name), Rect(text_x, cell.y + cell.h / 2, cell.right - text_x - 3,
                                       cell.h / 2 - 3), size=16, min_size=8, font=BOLD,
              valign="bottom", label=_("couleur"))
-    pen.text(str(_("bille de %(size)s mm") % {"size": french_number(lab.marble_diameter)}),
+    pen.text(_("bille de %(size)s mm") % {"size": french_number(lab.marble_diameter)},
              Rect(text_x, cell.y + 3, cell.right - text_x - 3, cell.h / 2 - 4.5), size=8,
              font=REGULAR, fill=GREY, valign="top", label=_("taille"))
 
@@ -662,10 +667,10 @@ def _chart_minotaur(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     cx = box.x + 6 + r
     pen.circle(cx, box.y + box.h / 2, r, fill=WHITE, stroke=MINOTAUR_RED, width=0.6)
     pen.centred("M", cx, box.y + box.h / 2, size=18, font=BOLD, fill=MINOTAUR_RED)
-    _chart_footer_text(pen, box, cx + r + 6, str(_(
+    _chart_footer_text(pen, box, cx + r + 6, _(
         "Le Minotaure est un calot de %(size)s mm, d’une autre couleur que les dix "
         "prisonniers ; posez-le entre deux intersections du cercle extérieur.") % {
-        "size": french_number(lab.minotaur_diameter)}), _("minotaure"))
+        "size": french_number(lab.minotaur_diameter)}, _("minotaure"))
 
 
 def _chart_thesee(pen: Pen, lab: Labyrinth, box: Rect) -> None:
@@ -673,34 +678,36 @@ def _chart_thesee(pen: Pen, lab: Labyrinth, box: Rect) -> None:
     r = lab.marble_diameter / 2
     cx = box.x + 6 + lab.minotaur_diameter / 2
     draw_marble(pen, cx, box.y + box.h / 2, r, THESEE_GOLD)
-    _chart_footer_text(pen, box, cx + lab.minotaur_diameter / 2 + 6, str(_(
+    _chart_footer_text(pen, box, cx + lab.minotaur_diameter / 2 + 6, _(
         "Variante Thésée : une bille de plus, de %(size)s mm, d’une couleur qu’aucun "
         "prisonnier n’a (dorée, par exemple). Elle part avec les prisonniers ; si elle "
         "touche le Minotaure, il est éliminé et le joueur qui a joué ce coup gagne.") % {
-        "size": french_number(lab.marble_diameter)}), _("variante Thésée"))
+        "size": french_number(lab.marble_diameter)}, _("variante Thésée"))
 
 
 # --- the products ---------------------------------------------------------------------------
 
 PLATEAU = Sheets(
     slug="plateau",
-    label=_("Plateau (assemblé)"),
-    description=_("Le labyrinthe en taille réelle (50 cm), réparti sur plusieurs feuilles "
-                  "avec zones de collage, croix de repérage et plan d’assemblage."),
+    label=gettext_lazy("Plateau (assemblé)"),
+    description=gettext_lazy(
+        "Le labyrinthe en taille réelle (50 cm), réparti sur plusieurs feuilles "
+        "avec zones de collage, croix de repérage et plan d’assemblage."),
     pages=tiled_board_pages,
 )
 
 PLATEAU_A3 = Sheets(
     slug="plateau-a3",
-    label=_("Plateau A3"),
-    description=_("Le labyrinthe réduit sur une seule feuille A3, son échelle imprimée."),
+    label=gettext_lazy("Plateau A3"),
+    description=gettext_lazy(
+        "Le labyrinthe réduit sur une seule feuille A3, son échelle imprimée."),
     pages=a3_board_page,
 )
 
 THESEE = Deck(
     slug="thesee",
-    label=_("Cartes Thésée"),
-    description=_("Dix cartes, une par couleur de prisonnier, au dos commun."),
+    label=gettext_lazy("Cartes Thésée"),
+    description=gettext_lazy("Dix cartes, une par couleur de prisonnier, au dos commun."),
     items=thesee_cards,
     front=thesee_front,
     back_form=thesee_back_form,
@@ -708,8 +715,8 @@ THESEE = Deck(
 
 ARIANE = Deck(
     slug="ariane",
-    label=_("Cartes Ariane"),
-    description=_("Dix cartes de la variante Ariane : une pichenette de plus."),
+    label=gettext_lazy("Cartes Ariane"),
+    description=gettext_lazy("Dix cartes de la variante Ariane : une pichenette de plus."),
     items=lambda: list(range(1, ARIANE_CARDS + 1)),
     front=ariane_front,
     back_form=ariane_back_form,
@@ -717,9 +724,10 @@ ARIANE = Deck(
 
 THESEE_VARIANT = Deck(
     slug="variante-thesee",
-    label=_("Carte de la variante Thésée"),
-    description=_("Une carte à poser sur la table quand on joue avec la bille Thésée : sa "
-                  "mise en place, ce qu’elle fait au Minotaure et qui gagne alors."),
+    label=gettext_lazy("Carte de la variante Thésée"),
+    description=gettext_lazy(
+        "Une carte à poser sur la table quand on joue avec la bille Thésée : sa "
+        "mise en place, ce qu’elle fait au Minotaure et qui gagne alors."),
     items=lambda: [1],
     front=thesee_variant_front,
     back_form=thesee_variant_back_form,
@@ -727,8 +735,9 @@ THESEE_VARIANT = Deck(
 
 COULEURS = Sheets(
     slug="couleurs",
-    label=_("Nuancier des billes"),
-    description=_("Les dix couleurs et leur nom, pour associer billes et cartes Thésée."),
+    label=gettext_lazy("Nuancier des billes"),
+    description=gettext_lazy(
+        "Les dix couleurs et leur nom, pour associer billes et cartes Thésée."),
     pages=chart_page,
 )
 
