@@ -24,7 +24,7 @@ from . import services, snapshots
 from .admin_history import SEEN_SALT, HistoryMixin
 from .admin_import import PlateauImportExportMixin
 from .admin_site import forget_reports, reports_for
-from .games import GAMES, KINDS, content_games
+from .games import GAMES, KINDS, content_games, game_of
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Correction, CorrectionState, Proposition, Question, Status
 from .resources import CardResource, QuestionImageResource, QuestionResource
@@ -150,11 +150,14 @@ def describe_kind(kind) -> str:
     if kind.needs_image:
         parts.append(_("une image"))
     if kind.ladder:
-        parts.append(_("un palier de 1 à 15"))
+        parts.append(_("un palier de 1 à %(n)s") % {"n": len(game_of(kind.slug).ladder)})
     if kind.difficulty_order == ORDER_STRICTLY_INCREASING:
         parts.append(_("difficulté strictement croissante"))
     elif kind.difficulty_order == ORDER_BY_SLOT_FORMAT:
-        parts.append(_("DUO, puis CARRÉ, puis CASH, de plus en plus difficiles"))
+        formats = game_of(kind.slug).answer_formats
+        order = [str(formats[slug].label) for slug in formats if slug in kind.slot_formats]
+        parts.append(_("%(formats)s, de plus en plus difficiles") % {
+            "formats": _(", puis ").join(order)})
     if kind.paired:
         parts.append(_("par paires de même titre et même couleur"))
     return _("%(kind)s : %(parts)s.") % {"kind": kind.label, "parts": " · ".join(parts)}
@@ -1005,7 +1008,7 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
     readonly_fields = ["status_badge", "created_by", "created_at", "updated_by", "updated_at"]
     fieldsets = [
         (None, {"fields": ["status_badge", "kind", "title"]}),
-        (gettext_lazy("Duel"), {"fields": ["colour", "pair"]}),
+        (gettext_lazy("Paire"), {"fields": ["colour", "pair"]}),
         (gettext_lazy("Suivi"), {"classes": ["collapse"],
                                  "fields": ["ref", "created_by", "created_at", "updated_by",
                                             "updated_at"]}),

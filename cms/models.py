@@ -7,11 +7,10 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from .games import GAMES, KINDS, game_of, kind_of
-from .games.douze_coups import DUEL_COLOURS
-from .games.millionnaire import LADDER
+from .games import GAMES, KINDS, MAX_STEP, PAIR_COLOURS, game_of, kind_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .validators import validate_question_image
 
@@ -115,12 +114,13 @@ class Question(Content):
     theme = models.CharField(_("thème"), max_length=120, blank=True, db_index=True)
     step = models.PositiveSmallIntegerField(
         _("palier"), null=True, blank=True,
-        validators=[MinValueValidator(1), MaxValueValidator(len(LADDER))],
-        help_text=_("Qui veut gagner des millions ? : la marche de l’échelle des gains, 1 à 15."),
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_STEP)],
+        help_text=format_lazy(_("Questions d’une échelle des gains : leur marche, de 1 à {n}."),
+                              n=MAX_STEP),
     )
     answer = models.CharField(
         _("réponse libre"), max_length=200, blank=True,
-        help_text=_("Pour le coup fatal, l’étoile mystérieuse et le CASH."),
+        help_text=_("La réponse attendue, pour les questions à réponse libre."),
     )
     variants = models.TextField(
         _("variantes acceptées"), blank=True,
@@ -151,10 +151,10 @@ class Question(Content):
                 violation_error_message=_("La difficulté va de 1 à 5."),
             ),
             models.CheckConstraint(
-                condition=Q(step__isnull=True) | Q(step__gte=1, step__lte=len(LADDER)),
+                condition=Q(step__isnull=True) | Q(step__gte=1, step__lte=MAX_STEP),
                 name="question_step_on_ladder",
                 violation_error_code="step_range",
-                violation_error_message=_("Le palier va de 1 à 15."),
+                violation_error_message=format_lazy(_("Le palier va de 1 à {n}."), n=MAX_STEP),
             ),
             models.CheckConstraint(
                 condition=Q(kind__in=list(KINDS)),
@@ -203,13 +203,13 @@ class Card(Content):
     title = models.CharField(_("titre ou thème"), max_length=200, blank=True)
     colour = models.CharField(
         _("couleur"), max_length=20, blank=True,
-        choices=[(name, name.capitalize()) for name in DUEL_COLOURS],
-        help_text=_("Duel : les deux cartes d’une paire ont la même couleur."),
+        choices=[(name, name.capitalize()) for name in PAIR_COLOURS],
+        help_text=_("Cartes par paires : les deux cartes d’une paire ont la même couleur."),
     )
     pair = models.ForeignKey(
         "self", verbose_name=_("carte jumelle"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",
-        help_text=_("Duel : l’autre carte de la paire."),
+        help_text=_("Cartes par paires : l’autre carte de la paire."),
     )
     questions = models.ManyToManyField(Question, through="CardQuestion", related_name="cards")
 

@@ -13,6 +13,7 @@ import hashlib
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.storage import default_storage
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
@@ -20,7 +21,7 @@ from import_export.instance_loaders import CachedInstanceLoader
 
 from . import services, snapshots
 from .formats import ImportFileError, normalise_header, replace_rows
-from .games import KINDS, game_of
+from .games import KINDS, MAX_STEP, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .images import CleanImage, store_clean_image
 from .models import Card, CardQuestion, Proposition, Question, Status
@@ -589,9 +590,9 @@ class QuestionResource(ContentResource):
                                                                     "(difficile)"), required=True))
     theme = fields.Field(attribute="theme", column_name="theme", widget=TextWidget())
     step = fields.Field(attribute="step", column_name="palier",
-                        widget=NumberWidget(low=1, high=15, required=False,
-
-                                            hint=gettext_lazy("un palier de 1 à 15")))
+                        widget=NumberWidget(low=1, high=MAX_STEP, required=False,
+                                            hint=format_lazy(gettext_lazy("un palier de 1 à {n}"),
+                                                             n=MAX_STEP)))
     answer = fields.Field(attribute="answer", column_name="reponse", widget=TextWidget())
     variants = fields.Field(attribute="variants", column_name="variantes",
                             widget=VariantsWidget())

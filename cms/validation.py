@@ -34,7 +34,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from .games import GAMES, KINDS, kind_of
+from .games import GAMES, KINDS, kind_of, paired_kinds
 from .games.spec import DIFFICULTY_MAX, ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING, GameSpec
 from .models import STATUS_RANK, Card, Question, Status
 
@@ -250,7 +250,7 @@ def _difficulty_order(p: Problem) -> str:
 
 def _slot_difficulty_order(p: Problem) -> str:
     a = p.args
-    formats = GAMES[p.game].rules.formats
+    formats = GAMES[p.game].answer_formats
     return _(
         "%(kind)s : les questions %(harder)s (difficulté moyenne %(h)s) sont plus "
         "faciles que les questions %(easier)s (difficulté moyenne %(e)s)."
@@ -318,7 +318,8 @@ MESSAGES.update({
     "answer_missing": lambda p: _("%(kind)s : la réponse libre manque.") % {
         "kind": _kind(p)},
     "image_missing": lambda p: _("%(kind)s : l’image manque.") % {"kind": _kind(p)},
-    "step_missing": lambda p: _("Le palier manque (1 à 15)."),
+    "step_missing": lambda p: _("Le palier manque (1 à %(n)s).") % {
+        "n": len(GAMES[p.game].ladder)},
     "step_difficulty_band": _step_difficulty_band,
     "step_unexpected": lambda p: _("Seules les questions de l’échelle ont un palier."),
     "question_unplaced": lambda p: _(
@@ -329,15 +330,20 @@ MESSAGES.update({
     "question_status_behind": _question_status_behind,
     "difficulty_order": _difficulty_order,
     "slot_difficulty_order": _slot_difficulty_order,
-    "pair_unexpected": lambda p: _("Seules les cartes Duel vont par paires."),
-    "pair_colour_missing": lambda p: _("Duel : la couleur de la paire manque."),
-    "pair_missing": lambda p: _("Duel : cette carte n’a pas de jumelle."),
-    "pair_kind": lambda p: _("Duel : la jumelle doit être une carte Duel."),
+    "pair_unexpected": lambda p: _("Seules les cartes %(kinds)s vont par paires.") % {
+        "kinds": ", ".join(str(kind.label) for kind in paired_kinds())},
+    "pair_colour_missing": lambda p: _("%(kind)s : la couleur de la paire manque.") % {
+        "kind": p.target.spec.label},
+    "pair_missing": lambda p: _("%(kind)s : cette carte n’a pas de jumelle.") % {
+        "kind": p.target.spec.label},
+    "pair_kind": lambda p: _("%(kind)s : la jumelle doit être une carte %(kind)s.") % {
+        "kind": p.target.spec.label},
     "pair_not_mutual": lambda p: _(
-        "Duel : la jumelle « %(p)s » ne désigne pas cette carte en retour."
-    ) % {"p": p.args["partner_title"] or p.args["partner"]},
+        "%(kind)s : la jumelle « %(p)s » ne désigne pas cette carte en retour."
+    ) % {"kind": p.target.spec.label, "p": p.args["partner_title"] or p.args["partner"]},
     "pair_mismatch": lambda p: _(
-        "Duel : les deux cartes d’une paire ont le même titre et la même couleur."),
+        "%(kind)s : les deux cartes d’une paire ont le même titre et la même couleur.") % {
+        "kind": p.target.spec.label},
     "ladder_difficulty_down": _ladder_difficulty_down,
     "duplicate": lambda p: _("Même texte que la question « %(other)s » (%(ref)s).") % {
         "other": p.args["other_text"], "ref": p.args["other"]},
@@ -572,7 +578,7 @@ def _check_strictly_increasing(card: Card, questions: list[Question]) -> list[Pr
 
 def _check_slot_formats(card: Card, questions: list[Question]) -> list[Problem]:
     """Check that DUO slots are no harder than CARRÉ ones, and CARRÉ no harder than CASH."""
-    formats = card.game.rules.formats  # in play order; other slots (a pool) don't count
+    formats = card.game.answer_formats  # in play order; other slots (a pool) don't count
     groups: dict[str, list[int]] = {slug: [] for slug in formats}
     for fmt, question in zip(card.spec.slot_formats, questions, strict=False):
         if fmt in groups:

@@ -97,6 +97,7 @@ SPEC = GameSpec(
             propositions=4,
             right=1,
             paired=True,
+            pair_colours=tuple(DUEL_COLOURS),
             box_count=30,
             # One pair drawn at set-up serves both duels.
             full_game=2,

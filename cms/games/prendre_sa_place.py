@@ -83,5 +83,6 @@ SPEC = GameSpec(
         ),
     ),
     rules=RULES,
+    answer_formats=FORMATS,
     summary=_("Qualifs, Compet’ et Défi : battre le Champion ou garder sa place."),
 )

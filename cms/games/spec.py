@@ -67,6 +67,7 @@ class ContentKind:
     difficulty_order: str = ORDER_NONE
     slot_formats: tuple[str, ...] = ()  # format slug per position along the card
     paired: bool = False  # duel cards come in pairs sharing a title and a colour
+    pair_colours: tuple[str, ...] = ()  # a paired kind's colours, names from PALETTE
     ladder: bool = False  # each question sits on a step of the game's prize ladder
     box_count: int = 0  # how many the physical box holds
     full_game: int = 0  # units needed for one full game at the coverage player count
@@ -93,6 +94,11 @@ class ContentKind:
             raise SpecError(f"{self.slug}: ordering by slot format needs slot formats")
         if self.paired and self.unit == UNIT_QUESTION:
             raise SpecError(f"{self.slug}: only cards come in pairs")
+        if self.paired != bool(self.pair_colours):
+            raise SpecError(f"{self.slug}: paired cards, and only they, name their colours")
+        unknown = [name for name in self.pair_colours if name not in PALETTE]
+        if unknown:
+            raise SpecError(f"{self.slug}: colours not in the palette: {unknown}")
 
     @property
     def is_card(self) -> bool:
@@ -157,6 +163,9 @@ class GameSpec:
     # The game's numbers (money, points, lives, pairings…) as its own frozen dataclass.
     rules: object = None
     labels: dict = field(default_factory=dict)  # French words for identifiers in `rules`
+    # How a question may be answered, by slug, in play order: the slot formats a kind orders
+    # its questions by (other slots, such as a pool drawn from, are not ordered).
+    answer_formats: dict = field(default_factory=dict)
     summary: str = ""
 
     def __post_init__(self):
@@ -172,6 +181,9 @@ class GameSpec:
         amounts = [s.amount for s in self.ladder]
         if amounts != sorted(set(amounts)):
             raise SpecError(f"{self.slug}: ladder amounts must rise")
+        if any(kind.difficulty_order == ORDER_BY_SLOT_FORMAT for kind in self.kinds) and not (
+                self.answer_formats):
+            raise SpecError(f"{self.slug}: ordering by slot format needs answer formats")
         if self.rules is not None and not _frozen_dataclass(self.rules):
             raise SpecError(f"{self.slug}: rules must be a frozen dataclass")
 

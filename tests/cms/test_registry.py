@@ -442,3 +442,43 @@ def test_the_millionnaire_audience_grows_less_sure_as_the_step_rises():
     accuracies = [rules.accuracy("public", step, steps) for step in range(1, steps + 1)]
     assert accuracies == sorted(accuracies, reverse=True)
     assert accuracies[0] > accuracies[-1]
+
+
+# --- what generic layers derive from the registry -------------------------------------------
+
+
+@pytest.mark.parametrize("overrides", [
+    {"paired": True},  # a pair's colour must come from somewhere
+    {"pair_colours": ("rouge",)},  # colours for cards that do not pair
+    {"paired": True, "pair_colours": ("fuchsia",)},  # not a colour games print with
+])
+def test_a_kind_names_pair_colours_exactly_when_its_cards_pair(overrides):
+    with pytest.raises(SpecError):
+        kind(**overrides)
+
+
+def test_a_kind_ordered_by_slot_format_needs_its_game_to_name_the_formats():
+    ordered = kind(questions_per_card=2, slot_formats=("duo", "cash"),
+                   difficulty_order=ORDER_BY_SLOT_FORMAT)
+    with pytest.raises(SpecError):
+        GameSpec(slug="essai", name="Essai", players=Players(2, 4, 2), kinds=(ordered,))
+
+    game = GameSpec(slug="essai", name="Essai", players=Players(2, 4, 2), kinds=(ordered,),
+                    answer_formats=dict(FORMATS))
+    assert game.answer_formats["cash"].label == "CASH"
+
+
+def test_the_step_range_and_pair_colours_are_read_from_the_games():
+    # The model, the importer and the messages read these: no game is named outside its module.
+    assert cms.games.MAX_STEP == max(len(game.ladder) for game in GAMES.values()) == len(LADDER)
+    assert set(cms.games.PAIR_COLOURS) == {
+        colour for game in GAMES.values() for k in game.kinds for colour in k.pair_colours}
+    assert [k.slug for k in cms.games.paired_kinds()] == ["duel"]
+
+
+def test_the_admin_describes_a_kind_from_its_game(db):
+    from cms.admin import describe_kind
+
+    assert "un palier de 1 à 15" in describe_kind(MILLIONNAIRE.kind("echelle"))
+    assert "DUO, puis CARRÉ, puis CASH, de plus en plus difficiles" in describe_kind(
+        PRENDRE_SA_PLACE.kind("compet"))
