@@ -324,7 +324,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
                 except (Refused, ValidationError, PermissionDenied) as refusal:
                     why = getattr(refusal, "reasons", None) or getattr(
                         refusal, "messages", None) or [_("Vous n’avez pas le droit de faire cela.")]
-                    reasons.append(_("« %(obj)s » ne peut pas être supprimé : %(why)s") % {
+                    reasons.append(_("« %(obj)s » ne peut pas être supprimé : %(why)s") % {
                         "obj": obj, "why": " · ".join(str(r) for r in why)})
             transaction.set_rollback(True)
         return reasons
@@ -356,7 +356,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         if getattr(obj, "has_correction", None) or (
                 getattr(obj, "has_correction", None) is None and obj.pending_correction()):
             badge += format_html(' <span class="plateau-correction" title="{}">{}</span>',
-                                 _("Une correction attend la relecture ; la version publiée "
+                                 _("Une correction attend la relecture ; la version publiée "
                                    "reste en jeu."), _("correction en attente"))
         return badge
 
@@ -523,7 +523,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         saved = getattr(request, "plateau_saved", None)
         if saved is not None and saved.correction is not None and level == messages.SUCCESS:
             # Django's « modifié avec succès »: say what really happened.
-            message = _("Correction de « %(obj)s » enregistrée : elle attend la relecture, la "
+            message = _("Correction de « %(obj)s » enregistrée : elle attend la relecture, la "
                         "version publiée reste en jeu.") % {"obj": saved.obj}
         super().message_user(request, message, level, extra_tags, fail_silently)
 
@@ -548,7 +548,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
 
     @staticmethod
     def _refusal_message(request, obj, reasons):
-        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
+        messages.error(request, _("« %(obj)s » reste « %(status)s » : %(why)s") % {
             "obj": obj, "status": obj.get_status_display(),
             "why": " · ".join(str(r) for r in reasons)})
 
@@ -574,7 +574,7 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
             except (Refused, ValidationError, PermissionDenied) as refusal:
                 reasons = getattr(refusal, "reasons", None) or getattr(
                     refusal, "messages", [_("Vous n’avez pas le droit de faire cela.")])
-                messages.error(request, _("« %(obj)s » n’est pas supprimé : %(why)s") % {
+                messages.error(request, _("« %(obj)s » n’est pas supprimé : %(why)s") % {
                     "obj": obj, "why": " · ".join(str(r) for r in reasons)})
         forget_reports(request)
 
@@ -590,11 +590,11 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
         done = len({(type(item), item.pk) for item in moved})
         if done:
             messages.success(request, ngettext(
-                "%(n)s élément passé à « %(status)s ».",
-                "%(n)s éléments passés à « %(status)s ».", done,
+                "%(n)s élément passé à « %(status)s ».",
+                "%(n)s éléments passés à « %(status)s ».", done,
             ) % {"n": done, "status": Status(status).label})
         elif not refused:
-            messages.info(request, _("Rien à changer : la sélection est déjà « %(status)s ».")
+            messages.info(request, _("Rien à changer : la sélection est déjà « %(status)s ».")
                           % {"status": Status(status).label})
 
     @admin.action(description=gettext_lazy("Envoyer en relecture"), permissions=["submit"])

@@ -195,7 +195,7 @@ class HistoryMixin:
             shown["slots"] = [pk for pk in shown["slots"] if pk in there]
         request.plateau_shown = shown
         context = {"plateau_recovering": version, "plateau_gone": len(gone),
-                   "title": _("Récupérer « %(obj)s »") % {"obj": version.object_repr},
+                   "title": _("Récupérer « %(obj)s »") % {"obj": version.object_repr},
                    **(extra_context or {})}
         return self.changeform_view(request, None, request.path, context)
 
@@ -224,7 +224,7 @@ class HistoryMixin:
                 "why": " · ".join(str(r) for r in refusal.reasons)})
             return False
         forget_reports(request)
-        messages.success(request, _("Correction publiée : « %(obj)s » est à jour dans le jeu.")
+        messages.success(request, _("Correction publiée : « %(obj)s » est à jour dans le jeu.")
                          % {"obj": obj})
         return True
 
@@ -284,7 +284,7 @@ class HistoryMixin:
                                               user=request.user,
                                               reason=form.cleaned_data["reason"])
                 except services.Refused as refusal:
-                    messages.error(request, _("« %(obj)s » n’est pas retiré : %(why)s") % {
+                    messages.error(request, _("« %(obj)s » n’est pas retiré : %(why)s") % {
                         "obj": obj, "why": " · ".join(str(r) for r in refusal.reasons)})
                 else:
                     done |= {(type(item), item.pk) for item in items}

@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 
 
 def kind_choices(*, cards_only: bool):
-    return [("", gettext_lazy("— celui de la colonne « genre » —"))] + [
+    return [("", gettext_lazy("— celui de la colonne « genre » —"))] + [
         (game.name, [(k.slug, k.label) for k in game.kinds if k.is_card or not cards_only])
         for game in GAMES.values()
         if any(k.is_card or not cards_only for k in game.kinds)
@@ -58,7 +58,7 @@ class PlateauImportForm(ImportForm):
         limit = settings.PLATEAU_IMPORT_MAX_ZIP_BYTES
         if upload.size > limit:
             raise forms.ValidationError(
-                _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+                _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
                 code="file_too_large",
                 params={"size": megabytes(upload.size), "max": megabytes(limit)})
         return upload
@@ -177,7 +177,7 @@ class PlateauImportExportMixin(ImportExportMixin):
         data = claim_upload(held["upload"])
         if data is None:
             return self.import_refused(request, _(
-                "Fichier « %(name)s » déjà importé : cette confirmation n’a rien refait."
+                "Fichier « %(name)s » déjà importé : cette confirmation n’a rien refait."
             ) % {"name": held["name"]})
         confirm_form.cleaned_data.update(
             format=held["format"], original_file_name=held["name"],
@@ -236,7 +236,7 @@ class PlateauImportExportMixin(ImportExportMixin):
         name = kwargs.get("file_name") or form.cleaned_data.get("original_file_name", "")
         with reversion.create_revision():
             reversion.set_user(request.user)
-            reversion.set_comment(_("Import du fichier « %(name)s »") % {"name": name})
+            reversion.set_comment(_("Import du fichier « %(name)s »") % {"name": name})
             result = super().process_dataset(dataset, form, request, **kwargs)
             keep_in_revision(result)
         return result
@@ -246,7 +246,7 @@ class PlateauImportExportMixin(ImportExportMixin):
             # The content changed between the preview and the confirmation: nothing was
             # written; show why, as the preview would have.
             messages.error(request, _(
-                "Rien n’a été importé : le contenu a changé depuis l’aperçu ; les lignes "
+                "Rien n’a été importé : le contenu a changé depuis l’aperçu ; les lignes "
                 "concernées sont nommées ci-dessous."))
             context = self.get_import_context_data()
             context.update(self.admin_site.each_context(request))

@@ -152,7 +152,7 @@ def _too_many_rows(max_rows: int) -> ImportFileError:
 def _check_column_count(count: int) -> None:
     if count > MAX_COLUMNS:
         raise ImportFileError(_(
-            "Le fichier a %(n)s colonnes ; le maximum est %(max)s."
+            "Le fichier a %(n)s colonnes ; le maximum est %(max)s."
         ) % {"n": count, "max": MAX_COLUMNS})
 
 
@@ -462,7 +462,7 @@ def _check_archive(data: bytes, message: str, *,
     entries = data.count(b"PK\x01\x02")
     if entries > max_members:
         raise ImportFileError(_(
-            "L’archive contient plus de %(max)s fichiers ; elle en annonce %(n)s."
+            "L’archive contient plus de %(max)s fichiers ; elle en annonce %(n)s."
         ) % {"max": max_members, "n": entries})
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -488,7 +488,7 @@ def _unpacked_too_large(size: int, limit: int) -> ImportFileError:
 
 def _damaged_member(info: zipfile.ZipInfo, problem: str) -> ImportFileError:
     return ImportFileError(_(
-        "Archive endommagée, « %(name)s » : %(problem)s."
+        "Archive endommagée, « %(name)s » : %(problem)s."
     ) % {"name": info.filename, "problem": problem})
 
 
@@ -510,7 +510,7 @@ def _unpack_member(data: bytes, info: zipfile.ZipInfo, *, budget: int, limit: in
         # Deflate64, bzip2, LZMA…: zipfile cannot read some, and cannot bound the others.
         raise _damaged_member(info, _(
             "méthode de compression n°%(method)s non prise en charge (enregistrez l’archive "
-            "en « Deflate » standard)") % {"method": info.compress_type})
+            "en « Deflate » standard)") % {"method": info.compress_type})
     start = info.header_offset
     try:
         signature, name_length, extra_length = LOCAL_HEADER.unpack_from(data, start)

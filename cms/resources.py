@@ -427,7 +427,7 @@ class ContentResource(resources.ModelResource):
         obj = self.Meta.model.objects.filter(ref=ref).select_related("updated_by").first()
         who = obj.updated_by.get_username() if obj and obj.updated_by else _("quelqu’un")
         return ValidationError(
-            _("« %(ref)s » a été modifié par %(who)s depuis l’aperçu : rien n’est importé ; "
+            _("« %(ref)s » a été modifié par %(who)s depuis l’aperçu : rien n’est importé ; "
               "relancez l’import pour voir ce qui a changé."),
             code="changed_since_preview", params={"ref": ref, "who": who})
 

@@ -87,7 +87,7 @@ class EditRefused(Refused):
     def __init__(self, problems: Sequence[Problem] = (), *, messages: Sequence[str] = ()):
         super().__init__(problems, messages=messages, code="edit_refused")
         self.reasons = [
-            *[_("« %(target)s » : %(msg)s") % {"target": p.target, "msg": p.message}
+            *[_("« %(target)s » : %(msg)s") % {"target": p.target, "msg": p.message}
               if p.target is not None else p.message for p in self.problems], *messages]
 
 
@@ -101,11 +101,11 @@ class StaleEdit(ValidationError):
     def describe(self, *, in_form: bool = True) -> str:
         who = self.by.get_username() if self.by is not None else _("quelqu’un")
         if in_form:
-            head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
+            head = _("« %(obj)s » a été modifié par %(who)s pendant que vous l’éditiez : rien "
                      "n’a été enregistré, votre saisie est restée dans le formulaire.") % {
                 "obj": self.obj, "who": who}
         else:
-            head = _("« %(obj)s » a été modifié par %(who)s depuis que vous l’avez ouvert : "
+            head = _("« %(obj)s » a été modifié par %(who)s depuis que vous l’avez ouvert : "
                      "rien n’a été fait.") % {"obj": self.obj, "who": who}
         if not self.changes:
             return head
@@ -115,7 +115,7 @@ class StaleEdit(ValidationError):
 
 def describe_changes(changes: list[snapshots.Change]) -> str:
     """Return changes on one line, as editors read them in a message."""
-    return " · ".join(_("%(what)s : « %(before)s » → « %(after)s »") % {
+    return " · ".join(_("%(what)s : « %(before)s » → « %(after)s »") % {
         "what": c.label, "before": c.before, "after": c.after} for c in changes)
 
 
@@ -126,7 +126,7 @@ class CorrectionOutdated(Refused):
         self.changes = changes
         detail = describe_changes(changes)
         super().__init__(messages=[_(
-            "La version publiée a changé depuis que cette correction a été proposée ; "
+            "La version publiée a changé depuis que cette correction a été proposée ; "
             "ouvrez la correction, vérifiez-la et enregistrez-la avant de la publier. "
             "Changé dans la version publiée : %(detail)s") % {"detail": detail or "—"}],
             code="correction_outdated")
@@ -330,7 +330,7 @@ def _check_slots(card: Card, slots: list[int], *, movable: Iterable[int] = ()) -
                  .exclude(card__in=list(movable)).select_related("card", "question"))
     for slot in elsewhere:
         errors.append(ValidationError(
-            _("La question « %(q)s » est déjà sur la carte « %(card)s »."),
+            _("La question « %(q)s » est déjà sur la carte « %(card)s »."),
             code="question_on_another_card", params={"q": slot.question, "card": slot.card}))
     if errors:
         raise ValidationError({"slots": errors})
@@ -497,7 +497,7 @@ def _save_published(obj, data, user, *, as_correction: bool, comment: str) -> Sa
                 _close(correction, user, CorrectionState.PUBLISHED)
             return Saved(obj)
     correction = _propose(obj, data, user)
-    notes = [_("La correction attend la relecture ; la version publiée reste en jeu.")]
+    notes = [_("La correction attend la relecture ; la version publiée reste en jeu.")]
     if problems:
         notes.append(ngettext(
             "Elle ne peut pas être publiée : %(n)s erreur à corriger.",
@@ -583,7 +583,7 @@ def _settle(obj, user) -> list[str]:
         item.save(update_fields=["status", "version", "updated_at"])
         if item is not obj:
             _keep(item, user, note)
-            note = _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note}
+            note = _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note}
         notes.append(note)
     return notes
 
@@ -689,7 +689,7 @@ def set_status_many(*, objects: Sequence[Question | Card], status: str, user):
         for obj in [o for o in objects if o.status == Status.PUBLISHED]:
             objects.remove(obj)
             refused[obj] = [_message_problem(obj, StatusRefused(messages=[_(
-                "Publié : seul un relecteur le retire du jeu, avec un motif (action « Retirer "
+                "Publié : seul un relecteur le retire du jeu, avec un motif (action « Retirer "
                 "du jeu »).")]))]
     if status == Status.DRAFT:
         with transaction.atomic(), reversion.create_revision():
@@ -791,7 +791,7 @@ def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
                  if s.card.status == Status.PUBLISHED]
         if cards:
             raise StatusRefused(messages=[_(
-                "Cette question est sur la carte publiée « %(card)s » : retirez la carte du "
+                "Cette question est sur la carte publiée « %(card)s » : retirez la carte du "
                 "jeu, ou ôtez-en la question.") % {"card": cards[0]}])
     comment = site_text(gettext_noop("Retiré du jeu : %(reason)s"), reason=reason)
     with transaction.atomic(), reversion.create_revision(), guard({obj.game.slug}):
@@ -867,7 +867,7 @@ def content_recover(*, version: Version, user, data: dict | None = None) -> Save
     data = dict(snapshots.of_version(version) if data is None else data)
     notes = []
     if model.objects.filter(ref=data.get("ref")).exists():
-        notes.append(_("Sa référence « %(ref)s » a été reprise entre-temps : il en reçoit "
+        notes.append(_("Sa référence « %(ref)s » a été reprise entre-temps : il en reçoit "
                        "une nouvelle.") % {"ref": data.get("ref")})
         data["ref"] = Question._meta.get_field("ref").get_default()
     if model is Card:
@@ -907,12 +907,12 @@ def import_status_error(*, user, obj, status: str, before: str | None) -> Valida
     """
     if before == Status.PUBLISHED and status != Status.PUBLISHED:
         return ValidationError(
-            _("Contenu publié : un fichier ne le retire pas du jeu (action « Retirer du jeu » "
-              "d’un relecteur). Laissez « publie »."), code="withdraw_by_file")
+            _("Contenu publié : un fichier ne le retire pas du jeu (action « Retirer du jeu » "
+              "d’un relecteur). Laissez « publie »."), code="withdraw_by_file")
     if status == Status.PUBLISHED and before != Status.PUBLISHED and user is not None and (
             not can_publish(user, type(obj))):
         return ValidationError(
-            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
+            _("Vous ne pouvez pas publier : mettez « relecture » ou « brouillon »."),
             code="publish_denied")
     return None
 
@@ -1016,7 +1016,7 @@ def import_correction_error(*, user, obj) -> ValidationError | None:
         return None
     who = correction.created_by.get_username() if correction.created_by else _("quelqu’un")
     return ValidationError(
-        _("« %(ref)s » a une correction en attente, proposée par %(who)s : qu’un relecteur "
+        _("« %(ref)s » a une correction en attente, proposée par %(who)s : qu’un relecteur "
           "la publie ou l’abandonne avant de le corriger par fichier."),
         code="correction_pending", params={"ref": obj.ref, "who": who})
 

@@ -26,7 +26,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from statistics import mean
 from typing import Any, NamedTuple
 
@@ -228,13 +228,13 @@ def _question_count(p: Problem) -> str:
 
 def _question_kind(p: Problem) -> str:
     return _(
-        "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
+        "La question n°%(n)s est une question « %(found)s », pas « %(kind)s »."
     ) % {"n": p.args["position"], "found": _kind(p, "found"), "kind": _kind(p)}
 
 
 def _question_status_behind(p: Problem) -> str:
     return _(
-        "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
+        "La carte est « %(card)s » mais la question n°%(n)s est « %(q)s »."
     ) % {"card": Status(p.args["card_status"]).label, "n": p.args["position"],
          "q": Status(p.args["status"]).label}
 
@@ -274,7 +274,7 @@ def _ladder_difficulty_down(p: Problem) -> str:
 
 def _near_duplicate(p: Problem) -> str:
     return _(
-        "Presque le même texte que la question « %(other)s » (%(ref)s), "
+        "Presque le même texte que la question « %(other)s » (%(ref)s), "
         "%(pct)s %% de mots en commun."
     ) % {"other": p.args["other_text"], "ref": p.args["other"], "pct": p.args["pct"]}
 
@@ -288,12 +288,12 @@ def _coverage(p: Problem) -> str:
             for n, missing in a["short"]
         )
         return _(
-            "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
+            "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
             "complète à %(players)s joueurs (%(need)s par palier) — %(detail)s."
         ) % {"kind": kind.label_plural, "total": sum(m for _n, m in a["short"]),
              "players": a["players"], "need": a["need"], "detail": detail}
     return _(
-        "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
+        "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
         "complète à %(players)s joueurs (%(have)s sur %(need)s)."
     ) % {"kind": kind.label_plural, "missing": a["need"] - a["have"],
          "players": a["players"], "have": a["have"], "need": a["need"]}
@@ -323,7 +323,7 @@ MESSAGES.update({
     "step_difficulty_band": _step_difficulty_band,
     "step_unexpected": lambda p: _("Seules les questions de l’échelle ont un palier."),
     "question_unplaced": lambda p: _(
-        "Cette question n’est sur aucune carte « %(kind)s »."
+        "Cette question n’est sur aucune carte « %(kind)s »."
     ) % {"kind": _kind(p)},
     "question_count": _question_count,
     "question_kind": _question_kind,
@@ -345,10 +345,10 @@ MESSAGES.update({
         "%(kind)s : les deux cartes d’une paire ont le même titre et la même couleur.") % {
         "kind": p.target.spec.label},
     "ladder_difficulty_down": _ladder_difficulty_down,
-    "duplicate": lambda p: _("Même texte que la question « %(other)s » (%(ref)s).") % {
+    "duplicate": lambda p: _("Même texte que la question « %(other)s » (%(ref)s).") % {
         "other": p.args["other_text"], "ref": p.args["other"]},
     "near_duplicate": _near_duplicate,
-    "duplicate_answer": lambda p: _("Même réponse que « %(ref)s » : « %(answer)s ».") % {
+    "duplicate_answer": lambda p: _("Même réponse que « %(ref)s » : « %(answer)s ».") % {
         "ref": p.args["other"], "answer": p.args["answer"]},
     "coverage": _coverage,
     "difficulty_disagrees": _difficulty_disagrees,
@@ -402,11 +402,15 @@ def is_invisible(char: str) -> bool:
             or any(code in selectors for selectors in VARIATION_SELECTORS))
 
 
+@lru_cache(maxsize=4096)
+def is_unprintable(char: str) -> bool:
+    """Tell whether the printer cannot show this character as typed (once per character)."""
+    return is_invisible(char) or unicodedata.bidirectional(char) in RIGHT_TO_LEFT
+
+
 def unprintable_characters(text: str) -> list[str]:
     """Return each character of text the printer cannot show as typed, once, in order."""
-    return list(dict.fromkeys(
-        char for char in text or ""
-        if is_invisible(char) or unicodedata.bidirectional(char) in RIGHT_TO_LEFT))
+    return [char for char in dict.fromkeys(text or "") if is_unprintable(char)]
 
 
 def character_label(char: str) -> str:

@@ -163,7 +163,7 @@ def test_a_workbook_declaring_entities_is_refused_before_openpyxl(monkeypatch, c
 
     message = refusal(XLSXFormat(), workbook_with_a_dtd(codec))
 
-    assert message == ("Archive endommagée, « xl/worksheets/sheet1.xml » : déclaration "
+    assert message == ("Archive endommagée, « xl/worksheets/sheet1.xml » : déclaration "
                        "<!DOCTYPE> refusée (un classeur n’en contient jamais).")
 
 
@@ -183,7 +183,7 @@ def test_a_member_whose_real_size_differs_from_its_header_is_named():
 
     message = refusal(ZIPFormat(), data)
 
-    assert "« questions.csv »" in message
+    assert "« questions.csv »" in message
     assert f"taille annoncée 10 octets, taille réelle {len(SHEET)} octets" in message
 
 
@@ -228,7 +228,7 @@ def test_an_archive_of_too_many_members_is_refused_before_it_is_opened(settings,
     monkeypatch.setattr(zipfile, "ZipFile", pytest.fail)
 
     assert refusal(ZIPFormat(), data) == (
-        "L’archive contient plus de 110 fichiers ; elle en annonce 200.")
+        "L’archive contient plus de 110 fichiers ; elle en annonce 200.")
 
 
 def test_a_sound_bundle_still_imports():
@@ -254,7 +254,7 @@ def test_a_csv_with_100_000_columns_is_refused_before_its_headers_are_read(monke
 
     message = refusal(CSVFormat(), data)
 
-    assert message == "Le fichier a 100000 colonnes ; le maximum est 200."
+    assert message == "Le fichier a 100000 colonnes ; le maximum est 200."
     assert calls == []
 
 
@@ -262,7 +262,7 @@ def test_a_json_with_100_000_keys_is_refused_at_the_first_key_past_the_cap(monke
     monkeypatch.setattr(formats, "build_dataset", pytest.fail)
     data = json.dumps([{f"k{n}": n for n in range(100_000)}]).encode()
 
-    assert refusal(JSONFormat(), data) == "Le fichier a 201 colonnes ; le maximum est 200."
+    assert refusal(JSONFormat(), data) == "Le fichier a 201 colonnes ; le maximum est 200."
 
 
 def test_repeated_columns_are_named_once_each():
@@ -538,7 +538,7 @@ def test_a_flood_of_elements_outside_the_cells_is_refused(monkeypatch):
     message, _peak = refused_before_openpyxl(monkeypatch, workbook_with(HEADER_ROW,
                                                                         after=merges))
 
-    assert message == ("Archive endommagée, « xl/worksheets/sheet1.xml » : plus de 1000 "
+    assert message == ("Archive endommagée, « xl/worksheets/sheet1.xml » : plus de 1000 "
                        "éléments XML hors des cellules.")
 
 

@@ -96,6 +96,8 @@ def test_the_admin_speaks_english_once_chosen(reviewer_client):
 # French typography: U+00A0 before « : », U+202F before ; ! ? and inside guillemets. A plain
 # space there breaks a lone « ? » or « » » onto the next line in every page and message.
 PLAIN_SPACE_BEFORE = re.compile(r" [:;!?»]|« ")
+# And the right one of the two: the wide one before a colon, the narrow one elsewhere.
+WRONG_SPACE_BEFORE = re.compile("\u202f:|\u00a0[;!?»]|«\u00a0")
 
 
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
@@ -104,4 +106,5 @@ def test_every_french_ui_string_has_french_spacing(domain):
     msgids = list(entries)
 
     assert [m for m in msgids if PLAIN_SPACE_BEFORE.search(m)] == []
+    assert [m for m in msgids if WRONG_SPACE_BEFORE.search(m)] == []
     assert any("\u00a0:" in m for m in msgids) or domain == "djangojs"

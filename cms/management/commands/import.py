@@ -83,7 +83,7 @@ class Command(BaseCommand):
         dataset = self.read(file_format, file_name, source, traceback=options.get("traceback"))
         name = source if from_stdin else Path(file_name).name
         result = import_dataset(resource, dataset, dry_run=dry_run,
-                                comment=_("Import du fichier « %(name)s »") % {"name": name})
+                                comment=_("Import du fichier « %(name)s »") % {"name": name})
         if failed(result):
             for line in describe_failure(result):
                 self.stderr.write(f"  - {line}")

@@ -10,9 +10,9 @@ def describe(target) -> str:
     if target is None:
         return _("Tout le jeu")
     if isinstance(target, Card):
-        return _("Carte « %(label)s » (%(ref)s)") % {"label": target.title or target.spec.label,
+        return _("Carte « %(label)s » (%(ref)s)") % {"label": target.title or target.spec.label,
                                                     "ref": target.ref}
-    return _("Question « %(text)s » (%(ref)s)") % {"text": target, "ref": target.ref}
+    return _("Question « %(text)s » (%(ref)s)") % {"text": target, "ref": target.ref}
 
 
 class Command(BaseCommand):
