@@ -1,6 +1,6 @@
 """Select → layout → draw → write: one game's products into one PDF, page by page.
 
-`select` is the only stage that reads the database (through cms.validation's
+`select` is the only stage that reads the database (through cms.selectors'
 `load_game`); `sheets` does the geometry; the products' face functions draw; `write`
 streams pages to a ReportLab canvas.
 """
