@@ -8,7 +8,8 @@ a whole game). They take model instances and the relations they read, passed in
 in memory is checked as well as content loaded. `cms.rules` lists every rule and runs them.
 Play calibrates the content too: `check_calibration` sets a question's rated difficulty
 against the share of right answers players gave it in the web player.
-Other layers give the problems of their own rules a sentence with `register_message`.
+A rule of another layer gives its problems their sentence itself (`Problem.of(...,
+sentence=...)`): nothing is added to this module's table from outside.
 
 A problem is data, not a sentence: a code, what it is about, the params that tell it
 apart from any other problem (`key`), the values it measured and how bad it is
@@ -74,11 +75,14 @@ class Problem:
     values: tuple = ()
     magnitude: float = 0.0
     slot: int | None = None
+    # The sentence of a code this module does not know (another layer's rule); not part of
+    # what the problem is.
+    sentence: Callable[[Problem], str] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "params", _items(self.params))
         object.__setattr__(self, "values", _items(self.values))
-        if self.code not in MESSAGES:
+        if self.sentence is None and self.code not in MESSAGES:
             raise ValueError(f"No message is registered for the problem code {self.code!r}.")
         if self.severity not in SEVERITIES:
             raise ValueError(f"Unknown severity {self.severity!r} for {self.code!r}.")
@@ -93,9 +97,11 @@ class Problem:
     @classmethod
     def of(cls, code: str, severity: str, target: Question | Card | None, game: str, *,
            params: Mapping[str, Any] | None = None, values: Mapping[str, Any] | None = None,
-           magnitude: float = 0.0, slot: int | None = None) -> Problem:
+           magnitude: float = 0.0, slot: int | None = None,
+           sentence: Callable[[Problem], str] | None = None) -> Problem:
         """Build a problem from dicts of params and values."""
-        return cls(code, severity, target, game, params or {}, values or {}, magnitude, slot)
+        return cls(code, severity, target, game, params or {}, values or {}, magnitude, slot,
+                   sentence)
 
     @property
     def is_error(self) -> bool:
@@ -125,7 +131,7 @@ class Problem:
     @property
     def message(self) -> str:
         """Return the problem's sentence, rendered now in the active language."""
-        text = MESSAGES[self.code](self)
+        text = (self.sentence or MESSAGES[self.code])(self)
         if self.slot is not None:
             text = _("Question n°%(n)s : %(msg)s") % {"n": self.slot, "msg": text}
         return text
@@ -134,19 +140,8 @@ class Problem:
         return self.message
 
 
-# The sentence of each code, rendered from the problem: other layers add theirs.
+# The sentence of each code of this module's rules, rendered from the problem.
 MESSAGES: dict[str, Callable[[Problem], str]] = {}
-
-
-def register_message(code: str, render: Callable[[Problem], str]) -> Callable[[Problem], str]:
-    """Give a problem code its sentence; return the render function.
-
-    A code names one rule: registering another sentence for a code taken is refused.
-    """
-    if MESSAGES.get(code, render) is not render:
-        raise ValueError(f"The problem code {code!r} already has a message.")
-    MESSAGES[code] = render
-    return render
 
 
 def _problems(found) -> list[Problem]:

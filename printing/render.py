@@ -21,11 +21,11 @@ from cms.games import GAMES, kind_of
 from cms.models import Card, Status
 from cms.rules import check_game
 from cms.selectors import load_game, load_some
-from cms.validation import ERROR, GameContent, Problem, register_message
+from cms.validation import ERROR, GameContent, Problem
 
 from . import text as typo
 from .draw import CanvasPen, Issue, MeasurePen, colour
-from .products import PRODUCTS, Deck, Page, Product, Sheets
+from .products import PRODUCT_SENTENCES, PRODUCTS, Deck, Page, Product, Sheets
 from .sheets import (
     BACKS_FOLD,
     BACKS_LONG,
@@ -221,7 +221,8 @@ def unprintable_problem(issue: Issue, product: Product | None, source, game_slug
         values = {"chars": issue.detail}
     else:
         values = {"detail": issue.detail} if issue.detail else {}
-    return Problem.of(issue.code, ERROR, source, game_slug, params=params, values=values)
+    return Problem.of(issue.code, ERROR, source, game_slug, params=params, values=values,
+                      sentence=issue_sentence(issue.code))
 
 
 def _where(problem: Problem) -> str:
@@ -234,9 +235,11 @@ def _where(problem: Problem) -> str:
     return ", ".join(parts)
 
 
-register_message("glyph_missing", lambda p: _(
-    "Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
-        "chars": p.args["chars"], "where": _where(p)})
+def _glyph_message(problem: Problem) -> str:
+    return _("Caractère impossible à imprimer « %(chars)s » (%(where)s).") % {
+        "chars": problem.args["chars"], "where": _where(problem)}
+
+
 def _overflow_message(problem: Problem) -> str:
     message = _("Ne tient pas sur la carte (%(where)s), même en petits caractères.") % {
         "where": _where(problem)}
@@ -251,8 +254,18 @@ def _overflow_message(problem: Problem) -> str:
     return message
 
 
-register_message("text_overflow", _overflow_message)
-register_message("nothing_to_print", lambda p: _("Rien à imprimer : aucun contenu publié."))
+def _nothing_message(problem: Problem) -> str:
+    return _("Rien à imprimer : aucun contenu publié.")
+
+
+# The sentence of each problem printing finds; products add those of their own issues.
+SENTENCES = {"glyph_missing": _glyph_message, "text_overflow": _overflow_message,
+             "nothing_to_print": _nothing_message, **PRODUCT_SENTENCES}
+
+
+def issue_sentence(code: str):
+    """Return the sentence of a printing problem's code."""
+    return SENTENCES[code]
 
 
 def fit_problems(game_slug: str, deck: Deck, selected: Iterable[Selected],
@@ -685,7 +698,8 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     if writer.problems:
         raise PrintRefused(writer.problems)  # nothing is saved: no file is written
     if writer.pages == 0:
-        raise PrintRefused([Problem.of("nothing_to_print", ERROR, None, game_slug)])
+        raise PrintRefused([Problem.of("nothing_to_print", ERROR, None, game_slug,
+                                       sentence=issue_sentence("nothing_to_print"))])
     writer.save()
     result.pages = writer.pages
     return result

@@ -13,7 +13,6 @@ from PIL import Image
 from cms.games import kind_of
 from cms.games.douze_coups import DUEL_COLOURS, SPEC
 from cms.games.spec import PALETTE
-from cms.validation import register_message
 
 from ..draw import WHITE, Issue, Pen, star_points
 from ..sheets import Rect, paper_size
@@ -913,12 +912,20 @@ def picture_problem(question: Asked, area: Rect) -> Issue | None:
             "size_w": round(printed_w), "size_h": round(printed_h)})
 
 
-register_message("image_file_missing", lambda p: _(
-    "Image introuvable ou illisible : « %(name)s ». Importez-la de nouveau sur la "
-    "question de cette fiche.") % {"name": p.args["detail"]})
-register_message("image_low_resolution", lambda p: _(
-    "Image trop petite pour être imprimée nette : %(detail)s. Importez une image plus "
-    "grande.") % {"detail": p.args["detail"]})
+def _missing_image(problem) -> str:
+    return _(
+        "Image introuvable ou illisible : « %(name)s ». Importez-la de nouveau sur la "
+        "question de cette fiche.") % {"name": problem.args["detail"]}
+
+
+def _small_image(problem) -> str:
+    return _(
+        "Image trop petite pour être imprimée nette : %(detail)s. Importez une image plus "
+        "grande.") % {"detail": problem.args["detail"]}
+
+
+# The sentences of the problems this module's issues become.
+SENTENCES = {"image_file_missing": _missing_image, "image_low_resolution": _small_image}
 
 
 def etoile_front(pen: Pen, card: Printed) -> None:

@@ -35,7 +35,6 @@ from cms.validation import (
     check_question,
     new_errors,
     normalise,
-    register_message,
     similar_pairs,
 )
 from player.models import Answer
@@ -873,15 +872,6 @@ def test_it_gives_no_coverage_warning_for_a_full_millionnaire_ladder():
 # --- the rules, composed in cms.rules -------------------------------------------------------
 
 
-@pytest.fixture
-def messages():
-    """Leave MESSAGES as it was found."""
-    found = dict(MESSAGES)
-    yield MESSAGES
-    MESSAGES.clear()
-    MESSAGES.update(found)
-
-
 def test_check_game_runs_with_the_database_blocked(library):
     with pytest.raises(RuntimeError, match="Database access not allowed"):
         Question.objects.exists()
@@ -923,13 +913,13 @@ def test_the_printer_s_check_leaves_the_advice_out(library):
     assert {p.code for p in library.check("douze-coups").problems} >= {"duplicate", "coverage"}
 
 
-def test_check_game_runs_the_rules_it_is_given(library, messages):
+def test_check_game_runs_the_rules_it_is_given(library):
     seen = []
-    register_message("house_rule", lambda p: "Règle maison.")
 
     def house_rule(content):
         seen.append((content.game.slug, len(content.cards), len(content.questions)))
-        return [Problem.of("house_rule", WARNING, None, content.game.slug)]
+        return [Problem.of("house_rule", WARNING, None, content.game.slug,
+                           sentence=lambda p: "Règle maison.")]
 
     library.card("coup-fatal")
     report = check_game(library.content("douze-coups"), rules=(*RULES, Rule("house", house_rule)))
@@ -938,11 +928,10 @@ def test_check_game_runs_the_rules_it_is_given(library, messages):
         ("house_rule", WARNING)]
 
 
-def test_a_rule_s_error_counts_among_the_errors(library, messages):
-    register_message("house_error", lambda p: "Erreur maison.")
-
+def test_a_rule_s_error_counts_among_the_errors(library):
     def house_error(content):
-        return [Problem.of("house_error", ERROR, card, content.game.slug)
+        return [Problem.of("house_error", ERROR, card, content.game.slug,
+                           sentence=lambda p: "Erreur maison.")
                 for card in content.cards]
 
     card = library.card("coup-fatal")
@@ -951,24 +940,32 @@ def test_a_rule_s_error_counts_among_the_errors(library, messages):
     assert [p.code for p in report.errors] == ["house_error"]
 
 
-def test_an_advisory_rule_is_left_out_of_the_printer_s_check(library, messages):
-    register_message("advice", lambda p: "Un conseil.")
-    advice = Rule("advice", lambda content: [Problem.of("advice", WARNING, None, "douze-coups")],
+def test_an_advisory_rule_is_left_out_of_the_printer_s_check(library):
+    advice = Rule("advice", lambda content: [Problem.of("advice", WARNING, None, "douze-coups",
+                                                        sentence=lambda p: "Un conseil.")],
                   advisory=True)
     content = library.content("douze-coups")
     assert [p.code for p in check_game(content, rules=[advice]).problems] == ["advice"]
     assert check_game(content, rules=[advice], advisory=False).problems == []
 
 
-def test_a_registered_message_renders_the_problems_of_its_code(messages):
-    register_message("house_rule", lambda p: f"Il en faut {p.args['need']}.")
-    problem = Problem.of("house_rule", WARNING, None, "douze-coups", values={"need": 3})
+def test_another_layer_s_rule_renders_its_problems_with_its_own_sentence():
+    problem = Problem.of("house_rule", WARNING, None, "douze-coups", values={"need": 3},
+                         sentence=lambda p: f"Il en faut {p.args['need']}.")
     assert problem.message == "Il en faut 3."
+    assert "house_rule" not in MESSAGES  # nothing was added to cms's own table
 
 
-def test_a_code_cannot_get_a_second_message(messages):
-    with pytest.raises(ValueError, match="ladder_difficulty_down"):
-        register_message("ladder_difficulty_down", lambda p: "Autre chose.")
+def test_a_problem_s_sentence_is_not_part_of_what_it_is():
+    def one(p):
+        return "Une phrase."
+
+    def other(p):
+        return "Une autre."
+
+    first = Problem.of("house_rule", WARNING, None, "douze-coups", sentence=one)
+    second = Problem.of("house_rule", WARNING, None, "douze-coups", sentence=other)
+    assert first.key == second.key and first.message != second.message
 
 
 def test_a_problem_of_a_code_without_a_message_is_refused_when_built():
@@ -1073,8 +1070,7 @@ def a_problem_of_every_rule() -> list[Problem]:
 @pytest.mark.django_db
 def test_every_rule_s_problem_renders_its_sentence_in_french_and_in_english():
     problems = a_problem_of_every_rule()
-    rules = {code for code in MESSAGES if code not in {"refused", "nothing_to_print",
-                                                        "glyph_missing", "text_overflow"}}
+    rules = {code for code in MESSAGES if code != "refused"}
     assert rules <= {p.code for p in problems}
     for problem in problems:
         with translation.override("fr"):
