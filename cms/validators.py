@@ -81,7 +81,7 @@ def whole_number(value, *, field) -> int:
             code="number_too_large",
             params={"field": capfirst(field), "value": echoed(text), "max": MAX_DIGITS},
         )
-    return int(text)
+    return int(text.lstrip("0") or "0")  # int() refuses thousands of digits, zeros included
 
 
 class WholeNumberField(forms.IntegerField):

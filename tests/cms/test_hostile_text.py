@@ -102,6 +102,10 @@ def test_an_import_refuses_proposition_numbers_in_other_digits(db):
 HUGE = "9" * 5000  # Python refuses to read more than 4 300 digits as an integer
 
 
+def test_a_small_number_behind_thousands_of_zeros_is_read():
+    assert whole_number("0" * 5000 + "3", field="difficulté") == 3
+
+
 def test_a_whole_number_of_thousands_of_digits_is_refused_in_french_and_not_echoed_whole():
     with pytest.raises(ValidationError) as refused:
         whole_number(HUGE, field="difficulté")
