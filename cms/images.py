@@ -30,7 +30,6 @@ SAME_AS = {"MPO": "JPEG"}
 # Modes holding more than 8 bits a channel (a 16-bit grey PNG): scaled to 8 bits, not clipped
 # (clipping turns every grey above 255 in 65 535 white).
 WIDE_GREYS = {"I", "I;16", "I;16B", "I;16L", "I;16N"}
-FORMAT_LABELS = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP"}
 
 # What a browser, a PDF reader or a server would take for a page or a script: inside an image,
 # the mark of a polyglot.

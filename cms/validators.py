@@ -9,7 +9,7 @@ from django.utils.formats import number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from .images import FORMAT_LABELS, clean_image, read_upload
+from .images import clean_image, read_upload
 
 MEGABYTE = 1_048_576
 
@@ -17,9 +17,6 @@ MEGABYTE = 1_048_576
 def megabytes(size: int) -> str:
     """Return a byte count in megabytes as French text shows it: « 4,8 »."""
     return number_format(size / MEGABYTE, decimal_pos=1 if size >= MEGABYTE // 10 else 2)
-
-
-IMAGE_FORMATS = FORMAT_LABELS
 
 
 STORED_CLEAN = re.compile(r"questions/[0-9a-f]{32}\.(?:png|jpg|webp)")
