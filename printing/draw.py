@@ -9,10 +9,12 @@ corner; the pen turns them into points.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 
@@ -41,6 +43,12 @@ def colour(value: str):
     return HexColor(value)
 
 
+def see_through(value: str, opacity: float) -> Color:
+    """The colour `value` at `opacity` (0 to 1): what is under it shows through."""
+    solid = colour(value)
+    return Color(solid.red, solid.green, solid.blue, alpha=opacity)
+
+
 @lru_cache(maxsize=typo.TEXT_CACHE)
 def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
             french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
@@ -53,6 +61,70 @@ def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, b
     if fitted is None:
         return None, "text_overflow", ""
     return fitted, "", ""
+
+
+LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
+LINE_JOINS = {"miter": 0, "round": 1, "bevel": 2}
+
+
+@dataclass
+class Path:
+    """A shape in millimetres, built step by step, then drawn (`pen.shape`) or clipped to
+    (`pen.clipped`). Each step returns the path, so steps chain."""
+
+    steps: list[tuple] = field(default_factory=list)
+
+    def move_to(self, x: float, y: float) -> Path:
+        self.steps.append(("moveTo", x, y))
+        return self
+
+    def line_to(self, x: float, y: float) -> Path:
+        self.steps.append(("lineTo", x, y))
+        return self
+
+    def curve_to(self, x1: float, y1: float, x2: float, y2: float, x3: float,
+                 y3: float) -> Path:
+        """A Bézier curve from the current point to (x3, y3), pulled by two controls."""
+        self.steps.append(("curveTo", x1, y1, x2, y2, x3, y3))
+        return self
+
+    def arc(self, cx: float, cy: float, r: float, start: float, extent: float) -> Path:
+        """An arc of the circle (cx, cy, r), as a new piece: `start` and `extent` in degrees,
+        counter-clockwise from the right."""
+        self.steps.append(("arc", cx - r, cy - r, cx + r, cy + r, start, extent))
+        return self
+
+    def circle(self, cx: float, cy: float, r: float) -> Path:
+        self.steps.append(("circle", cx, cy, r))
+        return self
+
+    def ellipse(self, cx: float, cy: float, rx: float, ry: float) -> Path:
+        self.steps.append(("ellipse", cx - rx, cy - ry, 2 * rx, 2 * ry))
+        return self
+
+    def rect(self, rect: Rect) -> Path:
+        self.steps.append(("rect", rect.x, rect.y, rect.w, rect.h))
+        return self
+
+    def polyline(self, points) -> Path:
+        """Lines through `points`, the first one moved to."""
+        (x0, y0), *rest = points
+        self.move_to(x0, y0)
+        for x, y in rest:
+            self.line_to(x, y)
+        return self
+
+    def close(self) -> Path:
+        self.steps.append(("close",))
+        return self
+
+
+def _in_points(step: tuple) -> tuple:
+    """A path step with its lengths in points; an arc's angles stay degrees."""
+    name, *values = step
+    if name == "arc":
+        return (name, *(v * mm for v in values[:4]), *values[4:])
+    return (name, *(v * mm for v in values))
 
 
 class Pen:
@@ -126,22 +198,56 @@ class Pen:
     def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
         raise NotImplementedError
 
+    @contextmanager
+    def transformed(self, x: float = 0.0, y: float = 0.0, *, rotate: float = 0.0,
+                    scale: float = 1.0, about: tuple[float, float] | None = None
+                    ) -> Iterator[Pen]:
+        """Draw, inside the block, with the origin moved to (x, y) mm, then turned `rotate`
+        degrees counter-clockwise and scaled `scale` times, about the point `about` of
+        the moved frame if given (its origin otherwise). The face's size is unchanged."""
+        self._push((x, y, rotate, scale, about), None)
+        try:
+            yield self
+        finally:
+            self._pop()
 
-class _Nothing:
-    """A canvas that draws nothing: measuring needs no picture.
+    @contextmanager
+    def clipped(self, path: Path) -> Iterator[Pen]:
+        """Draw, inside the block, only what falls within `path`."""
+        self._push(None, path)
+        try:
+            yield self
+        finally:
+            self._pop()
 
-    Every attribute and every call is the same do-nothing object, so chains such as
-    `canvas.beginPath().moveTo(…)` work, as does a pen built over this canvas.
-    """
+    @contextmanager
+    def sub(self, rect: Rect, *, upside_down: bool = False) -> Iterator[Pen]:
+        """A pen for `rect` of this face, its origin at the rect's bottom-left corner (its
+        top-right, turned half a turn, if `upside_down`): a panel drawn as a face of its
+        own. What it cannot print is reported here."""
+        if upside_down:
+            frame = (rect.right, rect.top, 180.0, 1.0, None)
+        else:
+            frame = (rect.x, rect.y, 0.0, 1.0, None)
+        self._push(frame, None)
+        try:
+            inner = self._inner(rect.w, rect.h)
+            yield inner
+            inner.flush()
+        finally:
+            self._pop()
 
-    def __getattr__(self, name):
-        return self
+    def _push(self, frame, clip: Path | None) -> None:
+        """Start a block drawn in a moved frame or a clip (nothing to do when measuring)."""
 
-    def __call__(self, *args, **kwargs):
-        return self
+    def _pop(self) -> None:
+        """End the block `_push` started."""
 
-    def __str__(self):
-        return ""
+    def _inner(self, w: float, h: float) -> Pen:
+        raise NotImplementedError
+
+    def flush(self) -> None:
+        """Write out pending text (nothing pending when measuring)."""
 
 
 class MeasurePen(Pen):
@@ -163,7 +269,6 @@ class MeasurePen(Pen):
                  round_face: bool = False):
         super().__init__(w, h, bleed, numbered=numbered, round_face=round_face)
         self.issues: list[Issue] = []
-        self.canvas = _Nothing()
 
     def report(self, issue: Issue) -> None:
         self.issues.append(issue)
@@ -171,32 +276,16 @@ class MeasurePen(Pen):
     def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
         pass
 
-    def flush(self) -> None:
-        pass
+    def _inner(self, w: float, h: float) -> Pen:
+        inner = MeasurePen(w, h)
+        inner.issues = self.issues  # one list: what a panel cannot print, the face cannot
+        return inner
 
     def __getattr__(self, name):
         # Shapes, images and backgrounds draw nothing while measuring.
         if name in CanvasPen.DRAWING:
             return lambda *args, **kwargs: None
         raise AttributeError(name)
-
-
-class _Flushing:
-    """The pen's canvas, which writes out the pen's pending text before every call.
-
-    A face may keep `c = pen.canvas`, write text with the pen, then call `c.restoreState()`:
-    the text must land before the state changes, not after.
-    """
-
-    __slots__ = ("_canvas", "_pen")
-
-    def __init__(self, pen, canvas):
-        self._pen = pen
-        self._canvas = canvas
-
-    def __getattr__(self, name):
-        self._pen.flush()
-        return getattr(self._canvas, name)
 
 
 class CanvasPen(Pen):
@@ -209,8 +298,8 @@ class CanvasPen(Pen):
     into problems and refuses the whole PDF.
     """
 
-    DRAWING = frozenset({"rect", "line", "circle", "polygon", "image", "background",
-                         "centred", "dashed_rect", "label", "_paint"})
+    DRAWING = frozenset({"rect", "line", "circle", "polygon", "shape", "image", "background",
+                         "centred", "dashed_rect", "label"})
 
     def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None,
                  *, numbered: bool = False, round_face: bool = False):
@@ -221,10 +310,45 @@ class CanvasPen(Pen):
         self._text = None
         self._state = None  # (font, size, fill) last set in the text object
 
-    @property
-    def canvas(self):
+    def _drawing(self):
+        """The canvas, once pending text is written out: what is drawn next lands on top."""
         self.flush()
-        return _Flushing(self, self._canvas)
+        return self._canvas
+
+    def _push(self, frame, clip: Path | None) -> None:
+        c = self._drawing()
+        c.saveState()
+        if frame is not None:
+            x, y, rotate, scale, about = frame
+            c.translate(x * mm, y * mm)
+            if about is not None:
+                c.translate(about[0] * mm, about[1] * mm)
+            if rotate:
+                c.rotate(rotate)
+            if scale != 1.0:
+                c.scale(scale, scale)
+            if about is not None:
+                c.translate(-about[0] * mm, -about[1] * mm)
+        if clip is not None:
+            c.clipPath(self._path(clip), stroke=0, fill=0)
+
+    def _pop(self) -> None:
+        self._drawing().restoreState()
+
+    def _inner(self, w: float, h: float) -> Pen:
+        inner = CanvasPen(self._canvas, w, h, forms=self._forms)
+        inner.issues = self.issues
+        return inner
+
+    def _path(self, path: Path):
+        drawn = self._canvas.beginPath()
+        methods = {"moveTo": drawn.moveTo, "lineTo": drawn.lineTo, "curveTo": drawn.curveTo,
+                   "arc": drawn.arc, "circle": drawn.circle, "ellipse": drawn.ellipse,
+                   "rect": drawn.rect, "close": drawn.close}
+        for step in path.steps:
+            name, *values = _in_points(step)
+            methods[name](*values)
+        return drawn
 
     def reuse(self, key: str, draw) -> None:
         """Draw `draw(pen)` once per document as a form, then place that form again.
@@ -318,29 +442,36 @@ class CanvasPen(Pen):
         """Paint the whole face, bleed included."""
         self.rect(self.box.outset(self.bleed), fill=fill)
 
-    def _paint(self, fill: str | None, stroke: str | None, width: float) -> dict:
+    def _paint(self, fill: str | None, stroke: str | None, width: float,
+               opacity: float = 1.0) -> dict:
         """Set the colours of a shape; return the stroke and fill flags ReportLab wants."""
-        c = self.canvas
+        c = self._drawing()
         if fill:
-            c.setFillColor(colour(fill))
+            c.setFillColor(colour(fill) if opacity == 1.0 else see_through(fill, opacity))
         if stroke:
             c.setStrokeColor(colour(stroke))
             c.setLineWidth(width * mm)
         return {"stroke": int(bool(stroke)), "fill": int(bool(fill))}
 
     def rect(self, rect: Rect, *, fill: str | None = None, stroke: str | None = None,
-             width: float = 0.3, radius: float = 0.0) -> None:
-        flags = self._paint(fill, stroke, width)
-        c = self.canvas
+             width: float = 0.3, radius: float = 0.0, opacity: float = 1.0) -> None:
+        """A rectangle, its corners rounded `radius` mm; a fill `opacity` under 1 lets what
+        is under it show through."""
+        c = self._drawing()
+        if opacity != 1.0:
+            c.saveState()
+        flags = self._paint(fill, stroke, width, opacity)
         args = (rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm)
         if radius:
             c.roundRect(*args, radius * mm, **flags)
         else:
             c.rect(*args, **flags)
+        if opacity != 1.0:
+            c.restoreState()
 
     def dashed_rect(self, rect: Rect, *, stroke: str = BLACK, width: float = 0.25,
                     dash: tuple = (2, 1.5)) -> None:
-        c = self.canvas
+        c = self._drawing()
         c.saveState()
         c.setDash([d * mm for d in dash])
         self.rect(rect, stroke=stroke, width=width)
@@ -348,7 +479,7 @@ class CanvasPen(Pen):
 
     def line(self, x1, y1, x2, y2, *, stroke: str = BLACK, width: float = 0.3,
              dash: tuple = ()) -> None:
-        c = self.canvas
+        c = self._drawing()
         c.saveState()
         c.setStrokeColor(colour(stroke))
         c.setLineWidth(width * mm)
@@ -360,22 +491,31 @@ class CanvasPen(Pen):
     def circle(self, x, y, r, *, fill: str | None = None, stroke: str | None = None,
                width: float = 0.3) -> None:
         flags = self._paint(fill, stroke, width)
-        self.canvas.circle(x * mm, y * mm, r * mm, **flags)
+        self._canvas.circle(x * mm, y * mm, r * mm, **flags)
 
     def polygon(self, points, *, fill: str | None = None, stroke: str | None = None,
                 width: float = 0.3) -> None:
-        c = self.canvas
-        path = c.beginPath()
-        (x0, y0), *rest = points
-        path.moveTo(x0 * mm, y0 * mm)
-        for x, y in rest:
-            path.lineTo(x * mm, y * mm)
-        path.close()
-        c.drawPath(path, **self._paint(fill, stroke, width))
+        flags = self._paint(fill, stroke, width)
+        self._canvas.drawPath(self._path(Path().polyline(points).close()), **flags)
+
+    def shape(self, path: Path, *, fill: str | None = None, stroke: str | None = None,
+              width: float = 0.3, cap: str = "", join: str = "") -> None:
+        """Draw `path`: filled, stroked `width` mm thick, or both; `cap` ("butt", "round",
+        "square") shapes the ends of open lines, `join` ("miter", "round", "bevel") their
+        corners."""
+        c = self._drawing()
+        c.saveState()
+        flags = self._paint(fill, stroke, width)
+        if cap:
+            c.setLineCap(LINE_CAPS[cap])
+        if join:
+            c.setLineJoin(LINE_JOINS[join])
+        c.drawPath(self._path(path), **flags)
+        c.restoreState()
 
     def image(self, source, rect: Rect) -> None:
         """Draw an image (a path or file) scaled to fit `rect`, centred, ratio kept."""
-        self.canvas.drawImage(source, rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm,
+        self._drawing().drawImage(source, rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm,
                               preserveAspectRatio=True, anchor="c", mask="auto")
 
 

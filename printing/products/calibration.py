@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.lib.units import mm
 
 from ..draw import Pen
 from ..sheets import (
@@ -174,15 +173,10 @@ def back_page(pen: Pen, options) -> None:
     pen.text(_("✓ bon bord"), Rect(cx - CUE_WIDTH / 2, cy - 5, CUE_WIDTH, 10), size=14,
              font=BOLD, fill=GREEN, align="centre", valign="middle", label="bon bord")
     wx, wy = w - cx, h - cy
-    c = pen.canvas
-    c.saveState()
-    c.translate(wx * mm, wy * mm)
-    c.rotate(180)
-    pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
-             Rect(-CUE_WIDTH / 2, -6, CUE_WIDTH, 12), size=10, min_size=10, font=BOLD, fill=RED,
-             align="centre", valign="middle", label="mauvais bord")
-    pen.flush()
-    c.restoreState()
+    with pen.transformed(wx, wy, rotate=180):
+        pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
+                 Rect(-CUE_WIDTH / 2, -6, CUE_WIDTH, 12), size=10, min_size=10, font=BOLD,
+                 fill=RED, align="centre", valign="middle", label="mauvais bord")
     for x, y in targets(w, h):
         bx, by = flip(x, y)
         pen.line(bx - CROSS_HALF, by, bx + CROSS_HALF, by, stroke=RED, width=0.3)

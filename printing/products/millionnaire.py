@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from cms.games.millionnaire import JOKERS, LADDER, SPEC
 from cms.games.spec import PALETTE, LadderStep
 
-from ..draw import BLACK, WHITE, MeasurePen, Pen, colour
+from ..draw import BLACK, WHITE, MeasurePen, Path, Pen
 from ..sheets import CARD_SIZES, Rect
 from ..text import BOLD, CONDENSED, CONDENSED_BOLD, LEADING, MIN_SIZE, amount, width
 from .base import Deck, Page, Sheets
@@ -416,15 +416,10 @@ def joker_icon(pen: Pen, joker: str, cx: float, cy: float, size: float,
                     fill=fill)
         pen.circle(cx, cy - size * 0.16, size * 0.13, fill=NAVY)
         pen.circle(cx, cy - size * 0.16, size * 0.04, fill=fill)
-        c = pen.canvas
-        c.saveState()
-        c.setLineCap(1)
-        c.setStrokeColor(colour(fill))
-        c.setLineWidth(size * 0.13 * mm)
         left, right, base = cx - size * 0.36, cx + size * 0.36, cy + size * 0.2
-        c.bezier(left * mm, base * mm, (cx - size * 0.2) * mm, (cy + size * 0.52) * mm,
-                 (cx + size * 0.2) * mm, (cy + size * 0.52) * mm, right * mm, base * mm)
-        c.restoreState()
+        handset = Path().move_to(left, base).curve_to(
+            cx - size * 0.2, cy + size * 0.52, cx + size * 0.2, cy + size * 0.52, right, base)
+        pen.shape(handset, stroke=fill, width=size * 0.13, cap="round")
         for x in (left, right):
             pen.rect(Rect(x - size * 0.13, base - size * 0.08, size * 0.26, size * 0.13),
                      fill=fill, radius=size * 0.04)
@@ -916,16 +911,10 @@ def draw_holder(pen: Pen, net: HolderNet) -> None:
     for tab in net.tabs:
         pen.polygon(list(tab), fill=LIGHT)
         glue_label(pen, tab)
-    c = pen.canvas
-    c.saveState()
     # The back is folded up behind the front: drawn upside down, it reads upright once the
     # holder is turned round.
-    cx, cy = back.centre
-    c.translate(cx * mm, cy * mm)
-    c.rotate(180)
-    c.translate(-cx * mm, -cy * mm)
-    holder_back(pen, back, net.notch[2])
-    c.restoreState()
+    with pen.transformed(rotate=180, about=back.centre):
+        holder_back(pen, back, net.notch[2])
     x, y, radius = net.notch
     pen.circle(x, y, radius, fill=WHITE)
     # Cut lines, edge by edge: the front's top, the tabs, the back's sides and free edge.
@@ -938,14 +927,7 @@ def draw_holder(pen: Pen, net: HolderNet) -> None:
         cut(edge, back.y, edge, back.top)
     cut(back.x, back.y, x - radius, back.y)
     cut(x + radius, back.y, back.right, back.y)
-    path = c.beginPath()
-    path.arc((x - radius) * mm, (y - radius) * mm, (x + radius) * mm, (y + radius) * mm,
-             startAng=0, extent=180)
-    c.saveState()
-    c.setStrokeColor(colour(BLACK))
-    c.setLineWidth(CUT_WIDTH * mm)
-    c.drawPath(path, stroke=1, fill=0)
-    c.restoreState()
+    pen.shape(Path().arc(x, y, radius, 0, 180), stroke=BLACK, width=CUT_WIDTH)
     pen.rect(window, stroke=BLACK, width=CUT_WIDTH)
     fold = partial(pen.line, stroke=GOLD, width=0.4, dash=FOLD_DASH)
     for edge in (front.x, front.right):
@@ -956,12 +938,8 @@ def draw_holder(pen: Pen, net: HolderNet) -> None:
 def glue_label(pen: Pen, tab) -> None:
     """« colle » along a tab, reading upwards."""
     (x0, y0), (x1, _y1), _corner, (_x3, y3) = tab
-    c = pen.canvas
-    c.saveState()
-    c.translate((x0 + x1) / 2 * mm, (y0 + y3) / 2 * mm)
-    c.rotate(90)
-    pen.centred(_("colle"), 0, 0, size=8, font=BOLD, fill=GREY)
-    c.restoreState()
+    with pen.transformed((x0 + x1) / 2, (y0 + y3) / 2, rotate=90):
+        pen.centred(_("colle"), 0, 0, size=8, font=BOLD, fill=GREY)
 
 
 def holder_back(pen: Pen, back: Rect, notch: float) -> None:

@@ -12,14 +12,12 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
 from cms.games.labyrinth import Arc, Labyrinth, Segment, standard_labyrinth
 from cms.games.minotaure import COLOURS, SPEC
 
-from ..draw import WHITE, CanvasPen, Pen
-from ..draw import colour as rl_colour
+from ..draw import WHITE, Path, Pen
 from ..sheets import TILE_OVERLAP, Rect, Tile, TileSpec
 from ..text import BOLD, MIN_SIZE, REGULAR, printable
 from ..text import width as text_width
@@ -33,7 +31,7 @@ ROOM_FLOOR = "#ead9b8"
 MINOTAUR_RED = "#8e1b12"
 THREAD_RED = "#b3261e"
 GLUE_GREY = "#9a9a9a"
-GLUE_TINT = Color(0.35, 0.35, 0.35, alpha=0.25)
+GLUE_TINT = "#595959"  # printed at a quarter: the board shows through the glue zone
 ARIANE_CARDS = SPEC.rules.ariane_cards
 HAIRLINE = 0.2
 
@@ -62,45 +60,30 @@ def arc_text(pen: Pen, value: str, radius: float, centre_angle: float, *, size: 
     Outward letters read clockwise over the top of the circle; inward ones read
     counter-clockwise along the bottom, so both stay upright.
     """
-    c = pen.canvas
     value = printable(value)
     widths = [text_width(char, font, size) / mm for char in value]
     total = sum(widths)
     direction = -1 if outward else 1
     angle = centre_angle - direction * math.degrees(total / 2 / radius)
-    c.saveState()
-    c.setFillColor(rl_colour(fill))
-    c.setFont(font, size)
     for char, char_w in zip(value, widths, strict=True):
         middle = angle + direction * math.degrees(char_w / 2 / radius)
         theta = math.radians(middle)
-        c.saveState()
-        c.translate(radius * math.cos(theta) * mm, radius * math.sin(theta) * mm)
-        c.rotate(middle - 90 if outward else middle + 90)
-        c.drawCentredString(0, -size * 0.35, char)
-        c.restoreState()
+        with pen.transformed(radius * math.cos(theta), radius * math.sin(theta),
+                             rotate=middle - 90 if outward else middle + 90):
+            pen.centred(char, 0, 0, size=size, font=font, fill=fill)
         angle += direction * math.degrees(char_w / radius)
-    c.restoreState()
 
 
 def draw_walls(pen: Pen, lab: Labyrinth, *, colour: str, width: float) -> None:
     """Stroke every wall of the labyrinth, `width` mm thick with round ends."""
-    c = pen.canvas
-    c.saveState()
-    c.setStrokeColor(rl_colour(colour))
-    c.setLineWidth(width * mm)
-    c.setLineCap(1)
-    c.setLineJoin(1)
     for wall in lab.walls():
         if isinstance(wall, Segment):
-            c.line(wall.x1 * mm, wall.y1 * mm, wall.x2 * mm, wall.y2 * mm)
+            path = Path().move_to(wall.x1, wall.y1).line_to(wall.x2, wall.y2)
         elif isinstance(wall, Arc):
-            r = wall.radius * mm
-            path = c.beginPath()
-            path.arc(wall.cx * mm - r, wall.cy * mm - r, wall.cx * mm + r, wall.cy * mm + r,
-                     wall.start, wall.sweep)
-            c.drawPath(path, stroke=1, fill=0)
-    c.restoreState()
+            path = Path().arc(wall.cx, wall.cy, wall.radius, wall.start, wall.sweep)
+        else:
+            continue
+        pen.shape(path, stroke=colour, width=width, cap="round", join="round")
 
 
 def draw_marble(pen: Pen, x: float, y: float, r: float, fill: str) -> None:
@@ -114,14 +97,15 @@ def draw_board(pen: Pen, lab: Labyrinth, cx: float, cy: float, zoom: float = 1.0
 
     Everything inside is drawn in the labyrinth's own millimetres, centre at (0, 0).
     """
+    with pen.transformed(cx, cy, scale=zoom):
+        _draw_board(pen, lab, zoom)
+
+
+def _draw_board(pen: Pen, lab: Labyrinth, zoom: float) -> None:
     # A reduced board shrinks its labels less than its walls, and never under MIN_SIZE.
     def label_size(size: float) -> float:
         return max(size * min(1.0 / zoom, 1.4), MIN_SIZE / zoom)
 
-    c = pen.canvas
-    c.saveState()
-    c.translate(cx * mm, cy * mm)
-    c.scale(zoom, zoom)
     pen.circle(0, 0, lab.board_radius, fill=PARCHMENT, stroke=BROWN, width=1.0)
     pen.circle(0, 0, lab.room_inner_radius, fill=ROOM_FLOOR)
     for start in lab.prisoner_starts:
@@ -138,7 +122,6 @@ def draw_board(pen: Pen, lab: Labyrinth, cx: float, cy: float, zoom: float = 1.0
     rim = (lab.outer_radius + lab.wall_thickness / 2 + lab.board_radius) / 2
     arc_text(pen, _("LE JEU DU MINOTAURE"), rim, 90, size=label_size(9), fill=BROWN)
     arc_text(pen, _("LE DÉDALE"), rim, 270, size=label_size(9), fill=BROWN, outward=False)
-    c.restoreState()
 
 
 def _draw_minotaur_start(pen: Pen, lab: Labyrinth, size: float) -> None:
@@ -193,27 +176,19 @@ def _cross(pen: Pen, x: float, y: float) -> None:
 
 
 def _glue_strip(pen: Pen, strip: Rect, *, vertical: bool) -> None:
-    c = pen.canvas
     # See-through, so the board shows under the glue zone and the sheets line up by eye.
-    c.saveState()
-    c.setFillColor(GLUE_TINT)
-    c.rect(strip.x * mm, strip.y * mm, strip.w * mm, strip.h * mm, stroke=0, fill=1)
-    c.restoreState()
+    pen.rect(strip, fill=GLUE_TINT, opacity=0.25)
     length = strip.h if vertical else strip.w
     count = max(1, int(length // 60))
     for i in range(count):
         k = (i + 0.5) / count
         x = strip.x + strip.w / 2 if vertical else strip.x + strip.w * k
         y = strip.y + strip.h * k if vertical else strip.y + strip.h / 2
-        c.saveState()
-        c.translate(x * mm, y * mm)
-        if vertical:
-            c.rotate(90)
-        label = _("coller ici")
-        label_w = text_width(printable(label), BOLD, 7) / mm + 3
-        pen.rect(Rect(-label_w / 2, -2.2, label_w, 4.4), fill=WHITE, radius=1)
-        pen.centred(label, 0, 0, size=7, font=BOLD, fill="#555555")
-        c.restoreState()
+        with pen.transformed(x, y, rotate=90 if vertical else 0):
+            label = _("coller ici")
+            label_w = text_width(printable(label), BOLD, 7) / mm + 3
+            pen.rect(Rect(-label_w / 2, -2.2, label_w, 4.4), fill=WHITE, radius=1)
+            pen.centred(label, 0, 0, size=7, font=BOLD, fill="#555555")
 
 
 def _arrow(pen: Pen, x: float, y: float, dx: float, dy: float, size: float = 3.0) -> None:
@@ -248,22 +223,17 @@ def tile_page(lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[Tile]) -> 
     def draw(pen: Pen) -> None:
         area, window = tile.area, tile.window
         dx, dy = area.x - window.x, area.y - window.y
-        c = pen.canvas
-        c.saveState()
-        clip = c.beginPath()
-        clip.rect(area.x * mm, area.y * mm, area.w * mm, area.h * mm)
-        c.clipPath(clip, stroke=0, fill=0)
-        draw_board(pen, lab, dx + lab.board_radius, dy + lab.board_radius)
         has_right = any(t.row == tile.row and t.column == tile.column + 1 for t in tiles)
         has_below = any(t.column == tile.column and t.row == tile.row + 1 for t in tiles)
-        if has_right:
-            _glue_strip(pen, Rect(area.right - TILE_OVERLAP, area.y, TILE_OVERLAP, area.h),
-                        vertical=True)
-        if has_below:
-            _glue_strip(pen, Rect(area.x, area.y, area.w, TILE_OVERLAP), vertical=False)
-        for x, y in alignment_crosses(tiles):
-            _cross(pen, x + dx, y + dy)
-        c.restoreState()
+        with pen.clipped(Path().rect(area)):
+            draw_board(pen, lab, dx + lab.board_radius, dy + lab.board_radius)
+            if has_right:
+                _glue_strip(pen, Rect(area.right - TILE_OVERLAP, area.y, TILE_OVERLAP, area.h),
+                            vertical=True)
+            if has_below:
+                _glue_strip(pen, Rect(area.x, area.y, area.w, TILE_OVERLAP), vertical=False)
+            for x, y in alignment_crosses(tiles):
+                _cross(pen, x + dx, y + dy)
         _assembly_marks(pen, tile, area, has_right=has_right, has_below=has_below)
         _margins(pen, lab, spec, tile, tiles, area)
 
@@ -288,12 +258,8 @@ def _assembly_marks(pen: Pen, tile: Tile, area: Rect, *, has_right: bool,
 
 
 def _margin_note(pen: Pen, value: str, x: float, y: float, *, rotate: int = 0) -> None:
-    c = pen.canvas
-    c.saveState()
-    c.translate(x * mm, y * mm)
-    c.rotate(rotate)
-    pen.centred(value, 0, 0, size=6.5, fill=GREY)
-    c.restoreState()
+    with pen.transformed(x, y, rotate=rotate):
+        pen.centred(value, 0, 0, size=6.5, fill=GREY)
 
 
 def _margins(pen: Pen, lab: Labyrinth, spec: TileSpec, tile: Tile, tiles: list[Tile],
@@ -477,12 +443,8 @@ def mini_labyrinth(pen: Pen, cx: float, cy: float, radius: float, colour: str) -
     """The board's own labyrinth, small, as an emblem."""
     lab = standard_labyrinth()
     zoom = radius / lab.board_radius
-    c = pen.canvas
-    c.saveState()
-    c.translate(cx * mm, cy * mm)
-    c.scale(zoom, zoom)
-    draw_walls(pen, lab, colour=colour, width=max(lab.wall_thickness, 0.5 / zoom))
-    c.restoreState()
+    with pen.transformed(cx, cy, scale=zoom):
+        draw_walls(pen, lab, colour=colour, width=max(lab.wall_thickness, 0.5 / zoom))
 
 
 def card_back(pen: Pen, title: str) -> None:
@@ -508,41 +470,22 @@ def ariane_back_form(pen: Pen) -> None:
 
 def ball_of_thread(pen: Pen, cx: float, cy: float, r: float) -> None:
     """Ariane's ball of thread, its loose end winding off to the left for 2.2 radii."""
-    if not isinstance(pen, CanvasPen):
-        return  # a drawing only: nothing to measure
     k = r / 10
-    c = pen.canvas
-    c.saveState()
-    c.setStrokeColor(rl_colour(THREAD_RED))
-    c.setLineWidth(0.45 * k * mm)
-    c.setLineCap(1)
-    path = c.beginPath()
     x0, y0 = cx - r * 0.6, cy - r * 0.8
-    path.moveTo(x0 * mm, y0 * mm)
+    loose_end = Path().move_to(x0, y0)
     for dx, dy in ((-1.2, -1.0), (-1.7, -0.5), (-2.2, -0.9)):
         x1, y1 = cx + dx * r, cy + dy * r
-        path.curveTo((x0 + x1) / 2 * mm, y0 * mm, (x0 + x1) / 2 * mm, y1 * mm, x1 * mm,
-                     y1 * mm)
+        loose_end.curve_to((x0 + x1) / 2, y0, (x0 + x1) / 2, y1, x1, y1)
         x0, y0 = x1, y1
-    c.drawPath(path, stroke=1, fill=0)
-    c.restoreState()
+    pen.shape(loose_end, stroke=THREAD_RED, width=0.45 * k, cap="round")
     pen.circle(cx, cy, r, fill="#efd3ad", stroke=THREAD_RED, width=0.6 * k)
-    c.saveState()
-    c.setStrokeColor(rl_colour(THREAD_RED))
-    c.setLineWidth(0.3 * k * mm)
-    clip = c.beginPath()
-    clip.circle(cx * mm, cy * mm, r * mm)
-    c.clipPath(clip, stroke=0, fill=0)
-    c.translate(cx * mm, cy * mm)
     # Great circles seen at three tilts: the look of thread wound round a ball.
-    for tilt in (20, 80, 140):
-        c.saveState()
-        c.rotate(tilt)
-        for flatness in (0.3, 0.6, 0.88):
-            c.ellipse(-r * mm, -r * flatness * mm, r * mm, r * flatness * mm, stroke=1,
-                      fill=0)
-        c.restoreState()
-    c.restoreState()
+    with pen.clipped(Path().circle(cx, cy, r)):
+        for tilt in (20, 80, 140):
+            with pen.transformed(cx, cy, rotate=tilt):
+                for flatness in (0.3, 0.6, 0.88):
+                    pen.shape(Path().ellipse(0, 0, r, r * flatness), stroke=THREAD_RED,
+                              width=0.3 * k)
 
 
 ARIANE_RULE = (

@@ -26,12 +26,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
-from reportlab.lib.units import mm as MM
 
 from cms.games.prendre_sa_place import (
     CARRE,
@@ -46,7 +44,7 @@ from cms.games.prendre_sa_place import (
 from cms.games.spec import PALETTE
 
 from .. import text as typo
-from ..draw import WHITE, CanvasPen, Pen
+from ..draw import WHITE, Pen
 from ..sheets import Rect
 from ..text import BOLD, CONDENSED, CONDENSED_BOLD, NBSP, REGULAR
 from .base import Deck, Page, Sheets
@@ -1238,23 +1236,6 @@ def armchair(pen: Pen, cx: float, y: float, w: float) -> None:
     part(0.33, 0.1, 0.55, 0.64, RED, 0.1)
 
 
-@contextmanager
-def panel(pen: Pen, rect: Rect, *, upside_down: bool = False) -> Iterator[Pen]:
-    """A pen over one panel of a folded marker, turned over for the panel behind."""
-    c = pen.canvas
-    c.saveState()
-    if upside_down:
-        c.translate(rect.right * MM, rect.top * MM)
-        c.rotate(180)
-    else:
-        c.translate(rect.x * MM, rect.y * MM)
-    sub = CanvasPen(c, rect.w, rect.h)
-    yield sub
-    # The sub-pen keeps its text pending: it must land before the state is restored.
-    sub.flush()
-    c.restoreState()
-
-
 def prism(pen: Pen, x: float, y: float, w: float, face_h: float, base_h: float, tab_h: float,
           face: Callable[[Pen], None]) -> Rect:
     """A marker that stands as a triangle: base, front, back, glue tab, from the bottom.
@@ -1268,9 +1249,9 @@ def prism(pen: Pen, x: float, y: float, w: float, face_h: float, base_h: float, 
     pen.rect(base, fill=LIGHT)
     pen.polygon([(x, glue.y), (x + w, glue.y), (glue.right, glue.top), (glue.x, glue.top)],
                 fill=LIGHT, stroke=INK, width=0.3)
-    with panel(pen, front) as sub:
+    with pen.sub(front) as sub:
         face(sub)
-    with panel(pen, back, upside_down=True) as sub:
+    with pen.sub(back, upside_down=True) as sub:
         face(sub)
     outline = Rect(x, y, w, back.top - y)
     pen.rect(outline, stroke=INK, width=0.3)

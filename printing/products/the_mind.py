@@ -204,12 +204,8 @@ def corner_number(pen: Pen, value: int, *, turned: bool = False) -> None:
     if not turned:
         number_label(pen, value, safe.x + half + CORNER_AIR, safe.top - edge, size, WHITE)
         return
-    c = pen.canvas
-    c.saveState()
-    c.translate((safe.right - half - CORNER_AIR) * mm, (safe.y + edge) * mm)
-    c.rotate(180)
-    number_label(pen, value, 0, 0, size, WHITE)
-    c.restoreState()
+    with pen.transformed(safe.right - half - CORNER_AIR, safe.y + edge, rotate=180):
+        number_label(pen, value, 0, 0, size, WHITE)
 
 
 def number_front(pen: Pen, card: NumberCard) -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import gc
 import io
 import weakref
+from pathlib import Path as Path_
 
 import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
 
 from printing import text as typo
-from printing.draw import CanvasPen
+from printing.draw import CanvasPen, MeasurePen, Path
 from printing.products.style import GAME_COLOURS
+from printing.sheets import Rect
 
 from .conftest import flat
 
@@ -103,3 +106,209 @@ def test_a_printed_canvas_is_not_kept_alive_by_the_pen():
     del canvas, pen
     gc.collect()
     assert printed() is None
+
+
+# --- frames, paths and panels: what a product draws without reaching the canvas ----------
+
+PAGE_MM = 100  # a square test page
+PX = 4  # pixels a millimetre once rendered
+
+
+def drawn(draw) -> tuple:
+    """Run `draw(pen)` on a 100 mm page; return the rendered page, the document and the
+    pen."""
+    typo.fonts()
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(PAGE_MM * MM, PAGE_MM * MM), invariant=1)
+    pen = CanvasPen(canvas, PAGE_MM, PAGE_MM)
+    draw(pen)
+    pen.flush()
+    canvas.showPage()
+    canvas.save()
+    document = pdfium.PdfDocument(out.getvalue())
+    return document[0].render(scale=PX / MM).to_pil().convert("RGB"), document, pen
+
+
+def at(image, x_mm: float, y_mm: float) -> tuple:
+    """The pixel at (x, y) mm from the page's bottom-left corner."""
+    return image.getpixel((round(x_mm * PX), round((PAGE_MM - y_mm) * PX)))
+
+
+RED = (255, 0, 0)
+WHITE_PX = (255, 255, 255)
+
+
+def near(got, expected, tolerance=3) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(got, expected, strict=True))
+
+
+def test_a_moved_and_turned_frame_puts_a_shape_where_the_turn_takes_it():
+    # A 20 × 5 mm bar from the frame's origin, along its x axis: turned a quarter turn
+    # about (50, 30), it stands upright from (50, 30) to (50, 50) on the page.
+    def draw(pen):
+        with pen.transformed(50, 30, rotate=90):
+            pen.rect(Rect(0, -2.5, 20, 5), fill="#ff0000")
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 50, 40), RED)
+    assert near(at(image, 50, 48), RED)
+    assert near(at(image, 60, 30), WHITE_PX)  # where the bar lay before the turn
+    assert near(at(image, 50, 25), WHITE_PX)
+
+
+def test_a_scaled_frame_scales_lengths_and_not_the_page():
+    def draw(pen):
+        with pen.transformed(10, 10, scale=4):
+            pen.rect(Rect(0, 0, 10, 10), fill="#ff0000")  # 40 mm once scaled
+        pen.rect(Rect(80, 80, 10, 10), fill="#ff0000")  # after the block: life size
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 48, 48), RED)
+    assert near(at(image, 52, 52), WHITE_PX)
+    assert near(at(image, 85, 85), RED)
+    assert near(at(image, 78, 85), WHITE_PX)
+
+
+def test_turning_about_a_point_keeps_that_point_in_place():
+    # Half a turn about the centre of the square (20..40, 60..80): it lands on itself, and
+    # a mark in its top-left corner lands in its bottom-right corner.
+    def draw(pen):
+        with pen.transformed(rotate=180, about=(30, 70)):
+            pen.rect(Rect(20, 60, 20, 20), stroke="#000000", width=0.3)
+            pen.rect(Rect(21, 75, 4, 4), fill="#ff0000")
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 37, 62), RED)
+    assert near(at(image, 23, 77), WHITE_PX)
+
+
+def test_text_written_in_a_frame_lands_in_that_frame_not_after_it():
+    # Pending text is written out before the frame ends: the label drawn turned half a
+    # turn reads upside down at the frame's place, not upright at the page's origin.
+    def draw(pen):
+        with pen.transformed(60, 60, rotate=180):
+            pen.label("Pivot", 0, 0, size=12, font=typo.BOLD)
+
+    _image, document, _pen = drawn(draw)
+    text = document[0].get_textpage()
+    assert flat(text.get_text_range()) == "Pivot"
+    left, bottom, right, top = text.get_charbox(0)
+    # « P », the first letter, upside down: it ends at (60, 60) mm instead of starting
+    # there, and hangs below its baseline instead of standing on it.
+    assert 60 * MM - 12 < left < right <= 60 * MM + 1
+    assert 60 * MM - 14 < bottom < top <= 60 * MM + 1
+
+
+def test_a_clip_keeps_what_is_inside_the_path_only():
+    def draw(pen):
+        with pen.clipped(Path().circle(50, 50, 10)):
+            pen.rect(Rect(0, 0, 100, 100), fill="#ff0000")
+        pen.rect(Rect(0, 0, 5, 5), fill="#ff0000")  # after the clip: drawn in full
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 50, 50), RED)
+    assert near(at(image, 56, 50), RED)
+    assert near(at(image, 50, 62), WHITE_PX)
+    assert near(at(image, 58, 58), WHITE_PX)  # inside the square, outside the circle
+    assert near(at(image, 2, 2), RED)
+
+
+def test_a_stroked_path_with_round_caps_reaches_past_its_ends():
+    def draw(pen):
+        line = Path().move_to(20, 20).line_to(60, 20)
+        pen.shape(line, stroke="#ff0000", width=6, cap="round")
+        pen.shape(Path().move_to(20, 60).line_to(60, 60), stroke="#ff0000", width=6)
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 18, 20), RED)  # 2 mm past the end, inside the round cap
+    assert near(at(image, 18, 60), WHITE_PX)  # butt ends stop at the end
+    assert near(at(image, 40, 62), RED)
+
+
+def test_curves_arcs_and_ellipses_draw_where_their_geometry_says():
+    def draw(pen):
+        pen.shape(Path().arc(50, 50, 30, 0, 180), stroke="#ff0000", width=2)
+        pen.shape(Path().ellipse(50, 20, 20, 5), fill="#ff0000")
+        pen.shape(Path().move_to(10, 90).curve_to(10, 70, 30, 70, 30, 90).close(),
+                  fill="#ff0000")
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 50, 80), RED)  # top of the upper half circle
+    assert near(at(image, 50, 20 + 0), RED)
+    assert near(at(image, 68, 20), RED)
+    assert near(at(image, 50, 27), WHITE_PX)  # above the flat ellipse
+    assert near(at(image, 50, 50), WHITE_PX)  # the arc is only stroked
+    assert near(at(image, 20, 84), RED)  # inside the filled curve
+
+
+def test_a_see_through_fill_lets_what_is_under_it_show():
+    def draw(pen):
+        pen.rect(Rect(0, 0, 50, 100), fill="#000000")
+        pen.rect(Rect(25, 25, 50, 50), fill="#ffffff", opacity=0.25)
+        pen.rect(Rect(80, 80, 10, 10), fill="#ff0000")  # opacity does not outlive its rect
+
+    image, _document, _pen = drawn(draw)
+    over_black = at(image, 40, 50)
+    over_white = at(image, 60, 50)
+    assert near(over_black, (64, 64, 64), tolerance=4)  # a quarter of white over black
+    assert near(over_white, WHITE_PX)
+    assert near(at(image, 85, 85), RED)
+
+
+def test_a_panel_upside_down_reads_turned_inside_its_rect():
+    # A panel's own bottom-left corner is its rect's top-right once turned over.
+    def draw(pen):
+        with pen.sub(Rect(40, 10, 30, 20), upside_down=True) as panel:
+            assert (panel.w, panel.h) == (30, 20)
+            panel.rect(Rect(0, 0, 5, 5), fill="#ff0000")
+        with pen.sub(Rect(10, 60, 30, 20)) as panel:
+            panel.rect(Rect(0, 0, 5, 5), fill="#ff0000")
+
+    image, _document, _pen = drawn(draw)
+    assert near(at(image, 67, 27), RED)
+    assert near(at(image, 42, 12), WHITE_PX)
+    assert near(at(image, 12, 62), RED)
+
+
+def test_what_a_panel_cannot_print_is_reported_by_its_face():
+    words = "Un texte bien trop long pour une case de dix millimètres " * 3
+
+    def face(pen):
+        with pen.sub(Rect(10, 10, 10, 4)) as panel:
+            panel.text(words, panel.box, size=9, min_size=9, label="panneau")
+
+    measured = MeasurePen(100, 100)
+    face(measured)
+    _image, _document, printed = drawn(face)
+    for pen in (measured, printed):
+        assert [(issue.code, issue.label) for issue in pen.issues] == [
+            ("text_overflow", "panneau")]
+
+
+def test_measuring_a_face_with_frames_and_paths_draws_nothing_and_reports_the_same():
+    def face(pen):
+        with pen.transformed(10, 10, rotate=30, scale=2), pen.clipped(Path().circle(0, 0, 5)):
+            pen.shape(Path().move_to(0, 0).line_to(5, 5), stroke="#000000", cap="round")
+            pen.text("x" * 400, Rect(0, 0, 5, 5), size=9, min_size=9, label="trop")
+
+    measured = MeasurePen(100, 100)
+    face(measured)
+    assert [issue.code for issue in measured.issues] == ["text_overflow"]
+
+
+def test_no_product_reaches_below_the_pen():
+    # Products draw with the Pen alone: no canvas, no canvas pen, no ReportLab drawing
+    # module; a product that needs more makes the Pen offer it.
+    products = Path_(__file__).resolve().parents[2] / "printing" / "products"
+    found = []
+    for source in sorted(products.rglob("*.py")):
+        tree = ast.parse(source.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in {"canvas", "_canvas"}:
+                found.append(f"{source.name}:{node.lineno}: .{node.attr}")
+            elif isinstance(node, ast.Name) and node.id == "CanvasPen":
+                found.append(f"{source.name}:{node.lineno}: CanvasPen")
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    ("reportlab.pdfgen", "reportlab.graphics")):
+                found.append(f"{source.name}:{node.lineno}: import {node.module}")
+    assert found == []
