@@ -45,6 +45,7 @@ from .style import (
     back_pattern,
     framed,
     ink_box,
+    ink_on,
     scale,
     title_size,
     top_inset,
@@ -158,12 +159,6 @@ def kind_label(card: Printed) -> str:
 def pt(base: float, k: float, floor: float = MIN_SIZE) -> float:
     """Return a text size that follows the face's scale but never drops below `floor`."""
     return max(base * k, floor)
-
-
-def ink_on(colour: str) -> str:
-    """Return the text colour that reads on `colour`: white on dark, ink on light."""
-    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return INK if 0.299 * red + 0.587 * green + 0.114 * blue > 170 else WHITE
 
 
 # --- text boxes that keep their ink inside -------------------------------------------------

@@ -28,6 +28,7 @@ from .style import (
     card_band,
     card_body,
     header_height,
+    ink_on,
     scale,
 )
 
@@ -279,12 +280,6 @@ PLAYER_COLOURS = tuple((name, PALETTE[name]) for name in (
     "rouge", "orange", "jaune", "vert", "turquoise", "bleu", "violet", "rose"))
 
 
-def ink_on(background: str) -> str:
-    """Return the text colour that reads best on `background`: navy on light, white on dark."""
-    red, green, blue = (int(background[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    return NAVY if 0.299 * red + 0.587 * green + 0.114 * blue > 0.6 else WHITE
-
-
 def player_label(player: int) -> str:
     return _("Joueur %(n)s") % {"n": player}
 
@@ -319,7 +314,7 @@ def answer_front(pen: Pen, card: AnswerCard) -> None:
     """A big letter in the show's lozenge, framed by the player's colour and number."""
     k = scale(pen)
     band = header_height(pen)
-    ink = ink_on(card.colour)
+    ink = ink_on(card.colour, dark=NAVY)
     pen.background(WHITE)
     pen.rect(Rect(-pen.bleed, pen.h - band, pen.w + 2 * pen.bleed, band + pen.bleed),
              fill=card.colour)
@@ -473,7 +468,8 @@ def seat_badge(pen: Pen, token: JokerToken, layout: TokenLayout) -> None:
     """The player's number on a disc of the player's colour."""
     x, y, r = layout.seat
     pen.circle(x, y, r, fill=token.colour, stroke=WHITE, width=0.25)
-    pen.centred(str(token.player), x, y, size=SEAT_SIZE, font=BOLD, fill=ink_on(token.colour))
+    pen.centred(str(token.player), x, y, size=SEAT_SIZE, font=BOLD,
+                fill=ink_on(token.colour, dark=NAVY))
 
 
 def joker_token_front(pen: Pen, token: JokerToken) -> None:
@@ -660,7 +656,7 @@ def score_grid(pen: Pen, grid: Rect) -> None:
         disc = min(row_h * 0.3, 4.0)
         pen.circle(grid.x + 2 + disc, y + row_h / 2, disc, fill=seat_colour)
         pen.centred(str(player), grid.x + 2 + disc, y + row_h / 2, size=disc * mm * 1.1,
-                    font=BOLD, fill=ink_on(seat_colour))
+                    font=BOLD, fill=ink_on(seat_colour, dark=NAVY))
         pen.line(grid.x + 4 + 2 * disc, y + row_h * 0.3, grid.x + name_w - 2, y + row_h * 0.3,
                  stroke=GREY, width=0.2)
         for n in range(ROUNDS):

@@ -41,6 +41,13 @@ FOOTER_SIZE = MIN_SIZE  # a card's reference: small print, never below the reada
 SAFE_GAP = 2.0  # between the header band and the body
 
 
+def ink_on(background: str, *, dark: str = INK) -> str:
+    """The text colour that reads on `background`: `dark` on a light colour, white on a
+    dark one (by its luma, the lightness the eye sees)."""
+    red, green, blue = (int(background[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return dark if 0.299 * red + 0.587 * green + 0.114 * blue > 0.6 else WHITE
+
+
 def scale(pen: Pen) -> float:
     """How big this face is next to a poker card's width: text sizes follow it."""
     return pen.w / 63.0
