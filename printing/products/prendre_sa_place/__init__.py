@@ -43,12 +43,12 @@ from cms.games.prendre_sa_place import (
 )
 from cms.games.spec import PALETTE
 
-from .. import text as typo
-from ..draw import WHITE, Pen
-from ..sheets import Rect
-from ..text import BOLD, CONDENSED, CONDENSED_BOLD, NBSP, REGULAR
-from .base import Deck, Page, Sheets
-from .style import (
+from ... import text as typo
+from ...draw import WHITE, Pen
+from ...sheets import Rect
+from ...text import BOLD, CONDENSED, CONDENSED_BOLD, NBSP, REGULAR
+from ..base import Deck, Page, Sheets
+from ..style import (
     GAME_COLOURS,
     GOLD,
     GREY,
