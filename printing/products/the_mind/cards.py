@@ -1,54 +1,43 @@
-"""Printable products of The Mind: the number cards, level cards, lives and shurikens."""
+"""The Mind's cards: the numbers 1 to 100, the levels, the lives and the shurikens."""
 
 from __future__ import annotations
 
-import colorsys
-import math
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from reportlab.lib.units import mm
 
-from cms.games.spec import PALETTE
 from cms.games.the_mind import SPEC
 
-from ..draw import WHITE, Pen, star_points
-from ..sheets import Rect
-from ..text import BOLD, MIN_SIZE, NBSP, REGULAR, fonts, width
-from .base import Deck
-from .style import (
-    GAME_COLOURS,
-    GOLD,
-    PT,
-    back_pattern,
-    framed,
-    ink_box,
-    line_height,
-    scale,
+from ...draw import WHITE, Pen
+from ...sheets import Rect
+from ...text import BOLD, NBSP, REGULAR
+from ...units import MM_PER_POINT, to_mm, to_points
+from ..base import Deck
+from ..style import GOLD, ink_box, line_height, scale
+from .look import (
+    COLOUR,
+    HIGHEST,
+    LIFE_RED,
+    LOWEST,
+    SHURIKEN_BLUE,
+    card_back,
+    colour_for,
+    frame,
+    heart,
+    lighter,
+    shuriken,
+    text_size,
+    width_mm,
 )
 
-GAME = "the-mind"
-PURPLE = GAME_COLOURS[GAME]
-LIFE_RED = PALETTE["rouge"]
-SHURIKEN_BLUE = PALETTE["bleu"]
-STEEL = "#c9d1da"
-STEEL_DARK = "#4a5562"
-
 RULES = SPEC.rules
-LOWEST, HIGHEST = RULES.cards
 LIFE = "life"
 SHURIKEN = "shuriken"
 
 # Digits that still read as a digit once the card is turned upside down.
 UPSIDE_DOWN_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
 
-# The gradient runs from a cool blue round through violet to a warm orange, so every
-# colour on the way stays dark enough for white numbers.
-COOL_HUE, WARM_HUE = 215.0, 385.0
-# Every front's frame runs between the cut and the safe zone, so the text inside never
-# touches it; 2 mm in, a slightly off cut still leaves it whole and even.
-FRAME_INSET = 2.0  # mm
 DIGIT_HEIGHT = 0.74  # a digit's height in the bold font, round tops included, in em
 CORNER_AIR = 1.5  # mm between a corner number and the safe zone's edges
 
@@ -94,38 +83,7 @@ def needs_underline(value: int) -> bool:
     return turned is not None and turned != value and LOWEST <= turned <= HIGHEST
 
 
-def colour_for(value: int) -> str:
-    """Return the card's colour on the cool-to-warm gradient from the lowest card up."""
-    t = (value - LOWEST) / (HIGHEST - LOWEST)
-    hue = (COOL_HUE + t * (WARM_HUE - COOL_HUE)) % 360
-    red, green, blue = colorsys.hsv_to_rgb(hue / 360, 0.78, 0.80 - 0.08 * t)
-    return "#{:02x}{:02x}{:02x}".format(*(round(c * 255) for c in (red, green, blue)))
-
-
-def lighter(colour: str, amount: float) -> str:
-    """Return `colour` mixed with white by `amount` (0: unchanged, 1: white)."""
-    channels = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
-
-
 # --- drawings ------------------------------------------------------------------------------
-
-
-def width_mm(label: str, size: float) -> float:
-    """Return how wide a bold label is, in mm, at `size` pt."""
-    # text.width reads the font metrics but does not register the fonts itself.
-    fonts()
-    return width(label, BOLD, size) / mm
-
-
-def text_size(pen: Pen, points: float) -> float:
-    """Return a poker card's text size scaled to this face, never below the readable size."""
-    return max(points * scale(pen), MIN_SIZE)
-
-
-def frame(pen: Pen, colour: str) -> None:
-    """A thin rounded line just inside the trim, around everything a front shows."""
-    pen.rect(framed(pen, FRAME_INSET), stroke=colour, width=0.35, radius=pen.w * 0.05)
 
 
 def number_label(pen: Pen, value: int, x: float, y: float, size: float, fill: str) -> None:
@@ -134,34 +92,10 @@ def number_label(pen: Pen, value: int, x: float, y: float, size: float, fill: st
     pen.centred(label, x, y, size=size, font=BOLD, fill=fill)
     if needs_underline(value):
         half = width_mm(label, size) / 2
-        em = size / mm
+        em = to_mm(size)
         baseline = y - 0.35 * em
         under = baseline - 0.12 * em
         pen.line(x - half, under, x + half, under, stroke=fill, width=0.08 * em)
-
-
-def heart(pen: Pen, cx: float, cy: float, size: float, *, fill: str,
-          stroke: str | None = None) -> None:
-    """Draw a heart `size` mm wide, centred on (cx, cy)."""
-    r = size / 2
-    points = []
-    for i in range(72):
-        t = 2 * math.pi * i / 72
-        x = 16 * math.sin(t) ** 3
-        y = 13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)
-        # The curve spans y from -17 to 12: shift it so the heart sits on its centre.
-        points.append((cx + r * x / 16, cy + r * (y + 2.5) / 16))
-    pen.polygon(points, fill=fill, stroke=stroke, width=0.4)
-
-
-def shuriken(pen: Pen, cx: float, cy: float, size: float, *, hole: str) -> None:
-    """Draw a four-pointed throwing star `size` mm across, with its centre hole."""
-    r = size / 2
-    line = max(0.2, size * 0.015)
-    pen.polygon(star_points(cx, cy, r, r * 0.4, points=4), fill=STEEL, stroke=STEEL_DARK,
-                width=line)
-    pen.circle(cx, cy, r * 0.26, stroke=STEEL_DARK, width=line)
-    pen.circle(cx, cy, r * 0.12, fill=hole, stroke=STEEL_DARK, width=line)
 
 
 def reward_icon(pen: Pen, kind: str, cx: float, cy: float, size: float) -> None:
@@ -198,7 +132,7 @@ def corner_number(pen: Pen, value: int, *, turned: bool = False) -> None:
     size = 15 * scale(pen)
     # Digits rise 0.39 em above the point `centred` is given, on either side once turned
     # (the underline goes towards the middle); CORNER_AIR keeps them off the frame's curve.
-    edge = 0.39 * size * PT + CORNER_AIR
+    edge = 0.39 * size * MM_PER_POINT + CORNER_AIR
     half = width_mm(str(value), size) / 2
     safe = pen.safe
     if not turned:
@@ -231,7 +165,7 @@ def level_front(pen: Pen, card: LevelCard) -> None:
     Laid out from the top of the safe zone down and from its bottom up, so a shorter
     zone (a card with its identifier at the foot) only shrinks the reward panel.
     """
-    pen.background(PURPLE)
+    pen.background(COLOUR)
     frame(pen, GOLD)
     # The text keeps some air from the frame, above and below.
     safe = pen.safe
@@ -250,8 +184,8 @@ def level_front(pen: Pen, card: LevelCard) -> None:
     below_title = line(_("Niveau"), safe.top, 13, font=BOLD, fill=GOLD, label=_("niveau"))
     # The big number is nearly a quarter of the card tall, but the widest must still fit.
     widest = str(RULES.level_cards)
-    size = min(0.23 * h * mm / DIGIT_HEIGHT, safe.w * 0.8 / width_mm(widest, 1))
-    digits = DIGIT_HEIGHT * size / mm
+    size = min(to_points(0.23 * h) / DIGIT_HEIGHT, safe.w * 0.8 / width_mm(widest, 1))
+    digits = to_mm(DIGIT_HEIGHT * size)
     number_top = below_title - 0.03 * h
     pen.label(str(card.level), safe.x + safe.w / 2, number_top - digits, size=size,
               font=BOLD, fill=WHITE, align="centre")
@@ -259,7 +193,7 @@ def level_front(pen: Pen, card: LevelCard) -> None:
         "n": card.level}
     # The caption starts under the number's em box (its baseline less a quarter em), not
     # only under its ink: a PDF reader then reads it as a line of its own.
-    below_dealt = line(dealt, number_top - digits - 0.26 * size / mm, 9,
+    below_dealt = line(dealt, number_top - digits - to_mm(0.26 * size), 9,
                        label=_("cartes distribuées"))
 
     # At the foot: the tables that play this level, then the last level of a table.
@@ -297,7 +231,7 @@ def reward_panel(pen: Pen, reward: str, room: Rect) -> None:
     # A no-break space keeps "1 shuriken" together when a mini card wraps the label.
     text = (_("Récompense : 1 %(reward)s") % {"reward": name}).replace(f" {name}",
                                                                       f"{NBSP}{name}")
-    pen.text(text, ink_box(caption, size), size=size, font=BOLD, fill=PURPLE,
+    pen.text(text, ink_box(caption, size), size=size, font=BOLD, fill=COLOUR,
              align="centre", valign="middle", label=_("récompense"))
 
 
@@ -338,29 +272,6 @@ def reward_front(pen: Pen, card: RewardCard) -> None:
              label=_("nom"))
 
 
-# --- the back every card shares ------------------------------------------------------------
-
-
-def card_back(pen: Pen) -> None:
-    """The game's name under a ring of dots running from the coolest card to the warmest."""
-    back_pattern(pen, colour=PURPLE, title="")
-    cx, cy = pen.box.centre
-    ring_y = cy + pen.h * 0.07
-    ring = pen.w * 0.2
-    dot = pen.w * 0.035
-    dots = 12
-    for i in range(dots):
-        angle = math.pi / 2 - 2 * math.pi * i / dots
-        value = LOWEST + round(i * (HIGHEST - LOWEST) / (dots - 1))
-        pen.circle(cx + ring * math.cos(angle), ring_y + ring * math.sin(angle), dot,
-                   fill=colour_for(value))
-    shuriken(pen, cx, ring_y, ring * 1.1, hole=PURPLE)
-    title_y = ring_y - ring - dot - pen.h * 0.06
-    pen.text(SPEC.name, Rect(pen.w * 0.12, title_y - pen.h * 0.05, pen.w * 0.76, pen.h * 0.1),
-             size=text_size(pen, 12), font=BOLD, fill=WHITE, align="centre", valign="middle",
-             label=_("titre"), french=False)
-
-
 NUMBER_CARDS = Deck(
     slug="nombres",
     label=gettext_lazy("Cartes nombres"),
@@ -398,5 +309,3 @@ SHURIKEN_CARDS = Deck(
     front=reward_front,
     back_form=card_back,
 )
-
-PRODUCTS = (NUMBER_CARDS, LEVEL_CARDS, LIFE_CARDS, SHURIKEN_CARDS)
