@@ -28,13 +28,31 @@ def _kind_choices(*, cards_only: bool) -> list:
     ]
 
 
+# Choices read from the registry when asked for (Django calls them), not frozen into a
+# migration: a new game's kinds are valid without one.
+def question_kinds() -> list:
+    """Every content kind, grouped by game."""
+    return _kind_choices(cards_only=False)
+
+
+def card_kinds() -> list:
+    """The kinds composed as cards, grouped by game."""
+    return _kind_choices(cards_only=True)
+
+
+def pair_colours() -> list:
+    """The colours a paired card may take."""
+    return [(name, name.capitalize()) for name in PAIR_COLOURS]
+
+
 class Status(models.TextChoices):
     DRAFT = "draft", _("Brouillon")
     REVIEW = "review", _("En relecture")
     PUBLISHED = "published", _("Publié")
 
 
-STATUS_RANK = {Status.DRAFT: 0, Status.REVIEW: 1, Status.PUBLISHED: 2}
+# By the plain string a status field holds (a Status is one).
+STATUS_RANK: dict[str, int] = {Status.DRAFT: 0, Status.REVIEW: 1, Status.PUBLISHED: 2}
 
 
 class ContentQuerySet(models.QuerySet):
@@ -103,7 +121,7 @@ class Content(models.Model):
 @reversion.register(follow=["propositions"])
 class Question(Content):
     kind = models.CharField(
-        _("type"), max_length=40, choices=_kind_choices(cards_only=False), db_index=True
+        _("type"), max_length=40, choices=question_kinds, db_index=True
     )
     text = models.TextField(_("question"))
     difficulty = models.PositiveSmallIntegerField(
@@ -198,12 +216,12 @@ class Proposition(models.Model):
 @reversion.register(follow=["slots"])
 class Card(Content):
     kind = models.CharField(
-        _("type"), max_length=40, choices=_kind_choices(cards_only=True), db_index=True
+        _("type"), max_length=40, choices=card_kinds, db_index=True
     )
     title = models.CharField(_("titre ou thème"), max_length=200, blank=True)
     colour = models.CharField(
         _("couleur"), max_length=20, blank=True,
-        choices=[(name, name.capitalize()) for name in PAIR_COLOURS],
+        choices=pair_colours,
         help_text=_("Cartes par paires : les deux cartes d’une paire ont la même couleur."),
     )
     pair = models.ForeignKey(

@@ -1,12 +1,54 @@
-"""The registry: every game's rules as frozen data, read by every layer."""
+"""The registry: every game's rules as frozen data, read by every layer.
 
-from . import douze_coups, millionnaire, minotaure, prendre_sa_place, the_mind
+A game is a module of this package that defines `SPEC`, a `GameSpec`: it is found here,
+and nothing else names it. Each other layer finds the game's module of its own under
+the same name (`printing.products.<name>`, `player.engines.<name>`) through
+`modules_in`: a new game is one module per layer, and no list to edit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from types import ModuleType
+
 from .spec import ContentKind, GameSpec, SpecError
 
-GAMES: dict[str, GameSpec] = {
-    module.SPEC.slug: module.SPEC
-    for module in (douze_coups, millionnaire, prendre_sa_place, the_mind, minotaure)
-}
+
+def _game_modules() -> dict[str, ModuleType]:
+    """Every module of this package that defines a game, by game slug, in `order`."""
+    found: dict[str, ModuleType] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        spec = getattr(module, "SPEC", None)
+        if not isinstance(spec, GameSpec):
+            continue  # a helper shared by games: spec…
+        if spec.slug in found:
+            if found[spec.slug].SPEC is spec:
+                continue  # a helper that imports a game's SPEC (labyrinth)
+            raise SpecError(f"game {spec.slug!r} declared twice")
+        found[spec.slug] = module
+    return dict(sorted(found.items(), key=lambda item: (item[1].SPEC.order, item[0])))
+
+
+_MODULES = _game_modules()
+
+GAMES: dict[str, GameSpec] = {slug: module.SPEC for slug, module in _MODULES.items()}
+
+
+def modules_in(package: str) -> dict[str, ModuleType]:
+    """Each game's module in another layer's `package`, by game slug, in the games' order.
+
+    The module has the name of the game's module here (the_mind → `<package>.the_mind`);
+    a game without one in that layer (nothing to print, not playable yet) is left out.
+    """
+    found: dict[str, ModuleType] = {}
+    for slug, module in _MODULES.items():
+        name = f"{package}.{module.__name__.rpartition('.')[2]}"
+        if importlib.util.find_spec(name) is not None:
+            found[slug] = importlib.import_module(name)
+    return found
 
 
 def _index_kinds() -> dict[str, tuple[GameSpec, ContentKind]]:
@@ -51,4 +93,4 @@ def content_games() -> list[GameSpec]:
 
 
 __all__ = ["GAMES", "KINDS", "MAX_STEP", "PAIR_COLOURS", "ContentKind", "GameSpec",
-           "content_games", "game_of", "kind_of", "paired_kinds"]
+           "content_games", "game_of", "kind_of", "modules_in", "paired_kinds"]

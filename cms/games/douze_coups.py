@@ -75,6 +75,7 @@ RULES = DouzeCoupsRules(
 
 SPEC = GameSpec(
     slug="douze-coups",
+    order=1,
     name="Les 12 Coups de Midi",
     players=Players(minimum=2, maximum=4, coverage=4),
     kinds=(

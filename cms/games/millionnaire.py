@@ -1,11 +1,17 @@
 """Qui veut gagner des millions ?: a 15-step prize ladder, three safe levels, three jokers."""
 
+from __future__ import annotations
+
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
 from .spec import UNIT_QUESTION, ContentKind, GameSpec, LadderStep, Players, SpecError
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 AMOUNTS = (200, 300, 500, 800, 1_500, 3_000, 6_000, 12_000, 24_000, 48_000,
            72_000, 100_000, 150_000, 300_000, 1_000_000)
@@ -37,7 +43,7 @@ JOKERS = {
 class MillionnaireRules:
     """The jokers of Qui veut gagner des millions ? (the ladder is the spec's own)."""
 
-    jokers: Mapping[str, str]  # slug → label; each once per game
+    jokers: Mapping[str, StrOrPromise]  # slug → label; each once per game
     fifty_fifty_removes: int  # wrong answers the 50:50 takes away
     # The simulated audience and friend are right this often at the first and last step,
     # in a straight line between.
@@ -68,6 +74,7 @@ RULES = MillionnaireRules(
 
 SPEC = GameSpec(
     slug="millionnaire",
+    order=2,
     name="Qui veut gagner des millions ?",
     # No maximum in the rules; decks are counted for a table of four (one round each).
     players=Players(minimum=2, maximum=None, coverage=4),

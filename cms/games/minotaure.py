@@ -25,6 +25,7 @@ RULES = MinotaureRules(colours=COLOURS, prisoners=10, thesee_cards=10, ariane_ca
 
 SPEC = GameSpec(
     slug="minotaure",
+    order=5,
     name="Le jeu du Minotaure",
     players=Players(minimum=3, maximum=10, coverage=10),
     rules=RULES,

@@ -2,6 +2,7 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.utils.translation import gettext_lazy as _
 
@@ -17,8 +18,17 @@ SUPER_CASH_POOL = tuple(range(9, 15))  # question numbers on a Compet' card
 # Questions 1-9 are played in order; 10-14 only fill the Super Cash pool (with question 9).
 COMPET_SLOTS = ("duo",) * 3 + ("carre",) * 3 + ("cash",) * 3 + ("super-cash",) * 5
 
+
+class _QuestionShape(TypedDict):
+    """The ContentKind arguments every kind of this game shares."""
+
+    propositions: int
+    right: int
+    free_answer: bool
+
+
 # Every question can be played in the three formats: 1 right + 3 wrong, and a free answer.
-_QUESTION = {"propositions": 4, "right": 1, "free_answer": True}
+_QUESTION: _QuestionShape = {"propositions": 4, "right": 1, "free_answer": True}
 
 
 
@@ -51,6 +61,7 @@ RULES = PrendreSaPlaceRules(
 
 SPEC = GameSpec(
     slug="prendre-sa-place",
+    order=3,
     name="Tout le monde veut prendre sa place",
     # No maximum in the rules; decks are counted for a Champion and three challengers.
     players=Players(minimum=2, maximum=None, coverage=4),

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    # Labels are lazy translations, declared at import and rendered in the active language.
+    from django_stubs_ext import StrOrPromise
 
 # How the questions of a card must be ordered by difficulty.
 ORDER_NONE = ""
@@ -55,8 +60,8 @@ class ContentKind:
     """One kind of content of a game: how a card is composed and ordered."""
 
     slug: str  # unique across all games: "coup-de-maitre"
-    label: str
-    label_plural: str
+    label: StrOrPromise
+    label_plural: StrOrPromise
     unit: str = UNIT_CARD
     questions_per_card: int = 1  # for UNIT_QUESTION: always 1, the question is the card
     propositions: int = 0  # per question (0: none)
@@ -71,7 +76,7 @@ class ContentKind:
     ladder: bool = False  # each question sits on a step of the game's prize ladder
     box_count: int = 0  # how many the physical box holds
     full_game: int = 0  # units needed for one full game at the coverage player count
-    help_text: str = ""
+    help_text: StrOrPromise = ""
 
     def __post_init__(self):
         if self.unit not in UNITS:
@@ -166,7 +171,8 @@ class GameSpec:
     # How a question may be answered, by slug, in play order: the slot formats a kind orders
     # its questions by (other slots, such as a pool drawn from, are not ordered).
     answer_formats: dict = field(default_factory=dict)
-    summary: str = ""
+    summary: StrOrPromise = ""
+    order: int = 0  # where the game comes in every list of games, smallest first
 
     def __post_init__(self):
         slugs = [k.slug for k in self.kinds]

@@ -42,6 +42,7 @@ RULES = TheMindRules(
 
 SPEC = GameSpec(
     slug="the-mind",
+    order=4,
     name="The Mind",
     players=Players(minimum=2, maximum=4, coverage=4),
     rules=RULES,

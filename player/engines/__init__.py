@@ -1,6 +1,9 @@
-"""The engines, one per playable game, by game slug (see base.py for their shape)."""
+"""The engines, one per playable game, by game slug (see base.py for their shape).
 
-from . import douze_coups, millionnaire, prendre_sa_place
+A game is playable when this package holds a module named as its module in `cms.games`,
+with `ENGINE`; nothing else names it.
+"""
 
-ENGINES = {engine.slug: engine for engine in (
-    douze_coups.ENGINE, millionnaire.ENGINE, prendre_sa_place.ENGINE)}
+from cms.games import modules_in
+
+ENGINES = {slug: module.ENGINE for slug, module in modules_in(__name__).items()}

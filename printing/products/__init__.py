@@ -1,24 +1,26 @@
 """Every game's printable products: `PRODUCTS[game slug][product slug]`.
 
-A new game adds one module here with a `PRODUCTS` tuple (and `SENTENCES`, the sentence of
-each problem code its faces report, if it has codes of its own); nothing else changes.
+A game prints when this package holds a module (or package) named as its module in
+`cms.games`, with a `PRODUCTS` tuple, and `SENTENCES`, the sentence
+of each problem code its faces report, if it has codes of its own. Nothing else changes.
 """
 
-from . import douze_coups, millionnaire, minotaure, prendre_sa_place, the_mind
+from cms.games import modules_in
+
 from .base import Deck, Page, Product, Sheets
 from .calibration import CALIBRATION
 
-GAME_MODULES = (douze_coups, millionnaire, prendre_sa_place, the_mind, minotaure)
+BY_GAME = modules_in(__name__)
 
 # Every game's products, then the calibration sheet a maker prints once per printer.
 PRODUCTS: dict[str, dict[str, Product]] = {
-    module.GAME: {product.slug: product for product in (*module.PRODUCTS, CALIBRATION)}
-    for module in GAME_MODULES
+    slug: {product.slug: product for product in (*module.PRODUCTS, CALIBRATION)}
+    for slug, module in BY_GAME.items()
 }
 
 # The sentences of the problems a game's products report (an image too small…), by code.
 PRODUCT_SENTENCES = {code: sentence
-                     for module in GAME_MODULES
+                     for module in BY_GAME.values()
                      for code, sentence in getattr(module, "SENTENCES", {}).items()}
 
 __all__ = ["PRODUCTS", "PRODUCT_SENTENCES", "Deck", "Page", "Product", "Sheets"]
