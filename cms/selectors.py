@@ -56,8 +56,8 @@ def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
     rows = (Proposition.objects.filter(question__in=questions_qs.values("pk"))
             .order_by("question_id", "position", "id")
             .values_list("question_id", "text", "is_right", "is_hidden"))
-    for question_id, *row in rows.iterator(chunk_size=5000):
-        propositions[question_id].append(PropositionRow(*row))
+    for question_id, text, is_right, is_hidden in rows.iterator(chunk_size=5000):
+        propositions[question_id].append(PropositionRow(text, is_right, is_hidden))
     # Each card's twin comes with it: the pairing rule reads `card.pair`.
     cards = list(cards_qs.select_related("pair"))
     slots = list(CardQuestion.objects.filter(card__in=cards_qs.values("pk"))
@@ -86,7 +86,10 @@ def answer_counts() -> dict[str, Coalesce]:
     subqueries, not over a join: the admin's search joins the propositions, and a joined
     count would be multiplied by them.
     """
-    answers = (Question._meta.get_field("answers").related_model.objects
+    answer_model = Question._meta.get_field("answers").related_model
+    if not isinstance(answer_model, type):  # a resolved relation names a class, never "self"
+        raise TypeError("Question.answers should be the reverse relation of an answer model.")
+    answers = (answer_model._default_manager
                .filter(question=OuterRef("pk")).order_by().values("question"))
 
     def count(rows):

@@ -31,6 +31,7 @@ from functools import cached_property, lru_cache
 from statistics import mean
 from typing import Any, NamedTuple
 
+from django.db.models import Field
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -100,8 +101,8 @@ class Problem:
            magnitude: float = 0.0, slot: int | None = None,
            sentence: Callable[[Problem], str] | None = None) -> Problem:
         """Build a problem from dicts of params and values."""
-        return cls(code, severity, target, game, params or {}, values or {}, magnitude, slot,
-                   sentence)
+        return cls(code, severity, target, game, _items(params or {}), _items(values or {}),
+                   magnitude, slot, sentence)
 
     @property
     def is_error(self) -> bool:
@@ -173,7 +174,18 @@ def decimal(value: float) -> str:
 
 
 def _kind(problem: Problem, name: str = "kind") -> str:
-    return kind_of(problem.args[name]).label
+    return str(kind_of(problem.args[name]).label)
+
+
+def _target(problem: Problem) -> Question | Card:
+    """Return the question or card a problem is about, for a code never about the game."""
+    if problem.target is None:
+        raise ValueError(f"{problem.code}: the problem names no question or card.")
+    return problem.target
+
+
+def _target_kind(problem: Problem) -> str:
+    return str(_target(problem).spec.label)
 
 
 def _proposition_count(p: Problem) -> str:
@@ -328,17 +340,17 @@ MESSAGES.update({
     "pair_unexpected": lambda p: _("Seules les cartes %(kinds)s vont par paires.") % {
         "kinds": ", ".join(str(kind.label) for kind in paired_kinds())},
     "pair_colour_missing": lambda p: _("%(kind)s : la couleur de la paire manque.") % {
-        "kind": p.target.spec.label},
+        "kind": _target_kind(p)},
     "pair_missing": lambda p: _("%(kind)s : cette carte n’a pas de jumelle.") % {
-        "kind": p.target.spec.label},
+        "kind": _target_kind(p)},
     "pair_kind": lambda p: _("%(kind)s : la jumelle doit être une carte %(kind)s.") % {
-        "kind": p.target.spec.label},
+        "kind": _target_kind(p)},
     "pair_not_mutual": lambda p: _(
         "%(kind)s : la jumelle « %(p)s » ne désigne pas cette carte en retour."
-    ) % {"kind": p.target.spec.label, "p": p.args["partner_title"] or p.args["partner"]},
+    ) % {"kind": _target_kind(p), "p": p.args["partner_title"] or p.args["partner"]},
     "pair_mismatch": lambda p: _(
         "%(kind)s : les deux cartes d’une paire ont le même titre et la même couleur.") % {
-        "kind": p.target.spec.label},
+        "kind": _target_kind(p)},
     "ladder_difficulty_down": _ladder_difficulty_down,
     "duplicate": lambda p: _("Même texte que la question « %(other)s » (%(ref)s).") % {
         "other": p.args["other_text"], "ref": p.args["other"]},
@@ -425,7 +437,7 @@ def character_label(char: str) -> str:
 def check_printable_text(obj: Question | Card, *, propositions=None) -> list[Problem]:
     """Return a problem for each text field of obj holding a character that cannot print."""
     game = obj.game.slug
-    found: list[tuple[str, int, str]] = []
+    found: list[tuple[str, int, list[str]]] = []
     for name in QUESTION_TEXTS if isinstance(obj, Question) else CARD_TEXTS:
         chars = unprintable_characters(getattr(obj, name, ""))
         if chars:
@@ -441,13 +453,20 @@ def check_printable_text(obj: Question | Card, *, propositions=None) -> list[Pro
             for name, number, chars in found]
 
 
+def _verbose_name(model: type[Question] | type[Card], name: str) -> str:
+    """Return the label the admin shows for one of the model's own fields."""
+    model_field = model._meta.get_field(name)
+    if not isinstance(model_field, Field):
+        raise ValueError(f"{model.__name__}.{name} is a reverse relation, not a field.")
+    return str(model_field.verbose_name)
+
+
 def _unprintable_character(p: Problem) -> str:
     a = p.args
-    target = p.target
     if a["field"] == "proposition":
         where = _("proposition %(n)s") % {"n": a["position"]}
     else:
-        where = str(type(target)._meta.get_field(a["field"]).verbose_name)
+        where = _verbose_name(type(_target(p)), a["field"])
     chars = [chr(int(code[2:], 16)) for code in a["char"].split()]
     field = where[:1].upper() + where[1:]
     if len(chars) > 1:

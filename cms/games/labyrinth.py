@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from .minotaure import COLOURS, SPEC
+from .minotaure import COLOURS, RULES
 from .spec import SpecError
 
 SEED = 1405  # the board every maker prints and every game plays on
@@ -487,7 +487,7 @@ def build_labyrinth(seed: int = SEED, *, board_radius: float = BOARD_RADIUS,
                     colours: tuple[str, ...] | None = None) -> Labyrinth:
     """Build the labyrinth these parameters and this seed describe, the same every time."""
     if colours is None:
-        colours = tuple(COLOURS)[:SPEC.rules.prisoners]
+        colours = tuple(COLOURS)[:RULES.prisoners]
     if len(openings) != len(radials) or not openings:
         raise SpecError("labyrinth: one count of doorways and of radial walls per corridor")
     outer_radius = board_radius - rim
