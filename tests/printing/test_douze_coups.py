@@ -541,7 +541,7 @@ def test_it_keeps_a_duels_title_and_colour_inside_the_frame_of_its_back(db, prin
     assert near(colour_at(pdf, 1, *back.matrix(w / 2, h * 0.16)), DUEL_COLOURS["violet"])
     # The frame's edge at the same height: the game's red, no band running off the card.
     for x in (1.5, w - 1.5):
-        assert near(colour_at(pdf, 1, *back.matrix(x, h * 0.3)), dc.RED)
+        assert near(colour_at(pdf, 1, *back.matrix(x, h * 0.3)), dc.COLOUR)
     title = boxes_of(pdf, 1, "Les volcans")
     frame = back.trim.inset(w * dc.BACK_FRAME)
     assert title and all(frame.contains(box) for box in title)
