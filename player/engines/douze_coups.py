@@ -25,6 +25,8 @@ Settled where the texts are silent:
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -368,7 +370,7 @@ def _first_pair(duels: tuple[Unit, ...]) -> tuple[Unit, Unit] | None:
     """Return the first drawn duel card with its partner, if both were drawn."""
     by_id = {unit.id: unit for unit in duels}
     for unit in duels:
-        partner = by_id.get(unit.pair)
+        partner = by_id.get(unit.pair) if unit.pair is not None else None
         if partner is not None and partner.id != unit.id:
             return unit, partner
     return None
@@ -1045,10 +1047,11 @@ def _duel_view(state: State) -> dict:
 
 def _fatal_view(state: State) -> dict:
     fatal = state["fatal"]
-    shown = {"results": [{**r, "winner_name": _name(state, r["winner"]),
-                          "loser_name": _name(state, r["loser"]), "paid": euros(r["paid"])}
-                         for r in fatal["results"]],
-             "stake": euros(state["rules"]["face_a_face_stake"])}
+    shown: dict[str, Any] = {
+        "results": [{**r, "winner_name": _name(state, r["winner"]),
+                     "loser_name": _name(state, r["loser"]), "paid": euros(r["paid"])}
+                    for r in fatal["results"]],
+        "stake": euros(state["rules"]["face_a_face_stake"])}
     if state["step"] in (READY, RUN):
         shown["bout"] = {"number": fatal["bout"] + 1, "of": state["rules"]["bouts"],
                          "seats": list(fatal["seats"]),

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from cms.games import GAMES
+from cms.games.millionnaire import RULES
 
 from .base import (
     ANSWERED,
@@ -101,7 +102,7 @@ class MillionnaireEngine:
         handler = {
             "choose": self._choose, "confirm": self._confirm, "cancel": self._cancel,
             "joker": self._joker, "walk": self._walk, "next": self._next,
-        }.get(kind)
+        }.get(kind if isinstance(kind, str) else "")
         if handler is None or state["phase"] == OVER:
             raise Refused("unknown_action")
         step = Step(evolve(state))
@@ -265,7 +266,7 @@ class MillionnaireEngine:
             "chosen_letter": LETTERS[state["choice"]] if state["choice"] is not None else "",
             "right_letter": LETTERS[question["right"]] if revealed else "",
             "ladder": list(reversed(ladder)),
-            "jokers": [{"slug": slug, "label": str(GAMES[self.slug].rules.jokers[slug]),
+            "jokers": [{"slug": slug, "label": str(RULES.jokers[slug]),
                         "used": used is not None}
                        for slug, used in state["jokers"].items()],
             "help": state["help"],

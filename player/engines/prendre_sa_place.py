@@ -12,6 +12,7 @@ setup page asks players to be named youngest first.
 from __future__ import annotations
 
 import json
+from typing import overload
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -191,7 +192,7 @@ class PrendreSaPlaceEngine:
     def _answer(self, step: Step, action: dict) -> None:
         state = step.state
         self._expect(state, action, ANSWERING_PHASES, ANSWERING)
-        seat, item, mode = state["turn"], _current_item(state), _mode(state)
+        seat, item, mode = state["turn"], _item_in_play(state), _mode_in_play(state)
         if _free(state, mode):
             if "text" not in action:
                 raise Refused("bad_value")
@@ -262,7 +263,7 @@ class PrendreSaPlaceEngine:
         if not ((phase in (QUALIFS, SUPER_CASH) and state["step"] == REVEALED)
                 or phase in (COMPET_COUNT, DEFI_COUNT)):
             raise Refused("not_now", _("Ce n’est pas le moment."))
-        check_question(action, _current_item(state)["id"])
+        check_question(action, _item_in_play(state)["id"])
         state["overridable"] = []  # « accepter quand même » only right after the verdict
         if phase == QUALIFS:
             self._next_qualifs(state, action)
@@ -360,7 +361,7 @@ class PrendreSaPlaceEngine:
             state["shown_at"] = _now(action)
             state["news"] = {"code": "super-ask", "seat": state["turn"]}
             return
-        tracks = {seat: _track(state, seat) for seat in state["contenders"]}
+        tracks = {seat: _placed_track(state, seat) for seat in state["contenders"]}
         best = max(tracks.values())
         tied = [seat for seat in state["contenders"] if tracks[seat] == best]
         if state["duel"]:
@@ -485,7 +486,7 @@ class PrendreSaPlaceEngine:
         if state["phase"] not in phases or state["step"] != step:
             raise Refused("not_now", _("Ce n’est pas le moment."))
         self._expect_seat(state, action, state["turn"])
-        check_question(action, _current_item(state)["id"])
+        check_question(action, _item_in_play(state)["id"])
 
     def _expect_seat(self, state: State, action: dict, seat: int) -> None:
         if int_field(action, "seat", low=0, high=len(state["players"]) - 1) != seat:
@@ -613,6 +614,14 @@ def _current_item(state: State) -> dict | None:
     return None
 
 
+def _item_in_play(state: State) -> dict:
+    """Return the question in play, in a phase that has one."""
+    item = _current_item(state)
+    if item is None:
+        raise ValueError(f"No question is in play in the phase {state['phase']!r}.")
+    return item
+
+
 def _mode(state: State) -> str | None:
     phase = state["phase"]
     if phase == COMPET:
@@ -620,6 +629,14 @@ def _mode(state: State) -> str | None:
     if phase == SUPER_CASH:
         return SUPER
     return state["format"]
+
+
+def _mode_in_play(state: State) -> str:
+    """Return the format of the question being answered, once there is one."""
+    mode = _mode(state)
+    if mode is None:
+        raise ValueError(f"No format is chosen in the phase {state['phase']!r}.")
+    return mode
 
 
 def _format(state: State, slug: str) -> dict:
@@ -665,6 +682,14 @@ def _track(state: State, seat: int) -> int | None:
     """Return a pawn's place on the Compet' track, or None before it is placed there."""
     start = state["starts"][seat]
     return None if start is None else start + _scored(state, seat, (COMPET, SUPER_CASH))
+
+
+def _placed_track(state: State, seat: int) -> int:
+    """Return the place of a pawn already on the Compet' track."""
+    track = _track(state, seat)
+    if track is None:
+        raise ValueError(f"Seat {seat} has no pawn on the Compet' track.")
+    return track
 
 
 def _defi_score(state: State, seat: int) -> int:
@@ -728,6 +753,10 @@ def _signed(number: int | None, *, plus: bool = True) -> str:
     return f"+{number}" if plus and number > 0 else str(number)
 
 
+@overload
+def _person(state: State, seat: int) -> dict: ...
+@overload
+def _person(state: State, seat: int | None) -> dict | None: ...
 def _person(state: State, seat: int | None) -> dict | None:
     return None if seat is None else {"seat": seat, "name": state["players"][seat]}
 
@@ -748,9 +777,9 @@ def _question_view(state: State) -> dict:
     """Return the question being answered; which proposition is right only once revealed."""
     phase = state["phase"]
     kind, card = _card_of(state, state["turn"])
-    item, mode = _current_item(state), _mode(state)
+    item, mode = _item_in_play(state), _mode(state)
     revealed = state["step"] == REVEALED
-    record = state["answers"][-1] if revealed else None
+    given = state["answers"][-1]["given"] if revealed else None
     total = {QUALIFS: state["rules"]["qualifs_questions"], DEFI: state["rules"]["defi_questions"],
              COMPET: len(state["rules"]["compet_slots"])}.get(phase)
     propositions = []
@@ -758,7 +787,7 @@ def _question_view(state: State) -> dict:
         for index, choice in enumerate(_propositions(state, item, mode)):
             shown = {"index": index, "text": choice["text"]}
             if revealed:
-                shown.update(right=choice["right"], chosen=choice["text"] == record["given"])
+                shown.update(right=choice["right"], chosen=choice["text"] == given)
             propositions.append(shown)
     return {
         "id": item["id"],
