@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test test-postgres lint unit browser renders system-deps messages bench clean
+.PHONY: run test test-postgres lint typecheck unit browser renders system-deps messages bench clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ system-deps:
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 
+# mypy with django-stubs over the typed modules, listed in pyproject.toml's [tool.mypy].
+typecheck: $(INSTALLED)
+	$(BIN)/mypy
+
 unit: $(INSTALLED) system-deps
 	$(BIN)/pytest -m "not browser"
 
@@ -32,7 +36,7 @@ unit: $(INSTALLED) system-deps
 browser: $(INSTALLED) system-deps
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest -m browser
 
-test: lint unit browser
+test: lint typecheck unit browser
 
 # PNG renders of printed pages in var/renders/, for a person to look at: not checks, so
 # `make unit` leaves them out (pytest's --renders option brings them back).
@@ -58,4 +62,4 @@ bench: $(INSTALLED)
 	@for script in bench/[!_]*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
