@@ -309,6 +309,7 @@ class CanvasPen(Pen):
         self.issues: list[Issue] = []
         self._text = None
         self._state = None  # (font, size, fill) last set in the text object
+        self._leading: float | None = None  # the leading last set in the text object
 
     def _drawing(self):
         """The canvas, once pending text is written out: what is drawn next lands on top."""
@@ -381,6 +382,7 @@ class CanvasPen(Pen):
             self._canvas.drawText(self._text)
             self._text = None
             self._state = None
+            self._leading = None
 
     def _lines(self, lines, x: float, y: float, leading: float, font: str, size: float,
                fill: str, align: str) -> None:
@@ -392,8 +394,17 @@ class CanvasPen(Pen):
             if self._state is None or self._state[2] != fill:
                 text.setFillColor(colour(fill))
             if self._state is None or self._state[:2] != (font, size):
-                text.setFont(font, size)
+                text.setFont(font, size, self._leading)
             self._state = (font, size, fill)
+        if align == "left" and len(lines) > 1:
+            # A left-aligned block: placed once, each line then one leading lower ("T*").
+            if self._leading != leading:
+                text.setLeading(leading)
+                self._leading = leading
+            text.setTextOrigin(x, y)
+            for line in lines:
+                text.textLine(line)
+            return
         for line in lines:
             if line:  # an empty line shows nothing: it only takes its leading
                 left = x

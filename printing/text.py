@@ -142,8 +142,9 @@ def _drawable(font: str) -> frozenset[str]:
     return frozenset(map(chr, pdfmetrics.getFont(font).face.charToGlyph)) | {"\n", "\t"}
 
 
-# The text caches are small: a print fits each text once; they serve repeated labels.
-TEXT_CACHE = 1024
+# A print fits each text twice: when validation measures its faces, then when it draws
+# them. The caches hold a few thousand cards' texts (a few MB), so the second is a lookup.
+TEXT_CACHE = 8192
 
 
 @lru_cache(maxsize=TEXT_CACHE)
