@@ -23,6 +23,8 @@ from .look import COLOUR, EMBLEM, HAIR, grouped
 
 BANKNOTE_SIZE = (120.0, 60.0)
 STAR_SIZE = (80.0, 80.0)  # the desk star and the token that covers it are the same square
+# One desk star and one token a seat: as many as the largest table the rules allow.
+SEATS = SPEC.players.maximum or SPEC.players.coverage
 NOTE_COLOURS = {10_000: PALETTE["violet"], 5_000: PALETTE["bleu"], 2_000: PALETTE["vert"],
                 1_000: PALETTE["orange"]}
 
@@ -256,8 +258,8 @@ def token_back(pen: Pen) -> None:
 
 
 def one_per_player() -> range:
-    """Return the numbers of the box's stars or tokens: one per seat at the largest table."""
-    return range(1, SPEC.players.maximum + 1)
+    """Return the numbers of the box's stars or tokens: one a seat."""
+    return range(1, SEATS + 1)
 
 
 TABLEAU_REVELATEUR = Deck(

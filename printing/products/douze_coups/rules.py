@@ -18,6 +18,7 @@ from ...text import BOLD, REGULAR, amount
 from ...units import to_mm
 from ..base import Page, Sheets
 from ..style import INK, PAGE_MARGIN
+from .components import SEATS
 from .look import COLOUR
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def rules_sections() -> list[tuple[str, list[str]]]:
               "par coup et étoile mystérieuse ; le tableau révélateur et la fiche cache ; "
               "%(notes)s billets ; "
               "%(stars)s étoiles pupitres et %(stars)s jetons étoile.") % {
-                "notes": sum(s.banknotes.values()), "stars": SPEC.players.maximum},
+                "notes": sum(s.banknotes.values()), "stars": SEATS},
             _("Le tableau révélateur se pose exactement sur une fiche : évidez sa fenêtre, "
               "découpez ses volets le long des tirets et pliez-les le long des pointillés. "
               "La fiche cache couvre la fiche pendant qu’on pose le tableau dessus."),
