@@ -9,14 +9,16 @@ corner; the pen turns them into points.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.textobject import PDFTextObject
 
 from . import text as typo
 from .sheets import SAFE_INSET, Rect
@@ -137,6 +139,9 @@ class Pen:
         self.bleed = bleed
         self.numbered = numbered
         self.round_face = round_face  # cut as a disc: the identifier keeps inside it
+        # What this face cannot print: the writer turns them into problems and refuses the
+        # whole PDF; validation reports them before anyone prints.
+        self.issues: list[Issue] = []
 
     @property
     def box(self) -> Rect:
@@ -193,7 +198,7 @@ class Pen:
         return fitted
 
     def report(self, issue: Issue) -> None:
-        raise NotImplementedError
+        self.issues.append(issue)
 
     def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
         raise NotImplementedError
@@ -237,6 +242,59 @@ class Pen:
         finally:
             self._pop()
 
+    # What a face draws. A MeasurePen draws nothing; a CanvasPen draws on its canvas.
+
+    def reuse(self, key: str, draw: Callable[[Pen], None]) -> None:
+        """Draw `draw(pen)` once per document as a form, then place that form again."""
+        raise NotImplementedError
+
+    def centred(self, value: str, x: float, y: float, *, size: float,
+                font: str = typo.REGULAR, fill: str = BLACK) -> None:
+        """Draw a short fixed label centred on (x, y) in mm (no fitting: our own text)."""
+        raise NotImplementedError
+
+    def label(self, value: str, x: float, y: float, *, size: float, font: str = typo.REGULAR,
+              fill: str = BLACK, align: str = "left") -> None:
+        """Draw one line of our own text with its baseline at (x, y) mm, unfitted."""
+        raise NotImplementedError
+
+    def background(self, fill: str) -> None:
+        """Paint the whole face, bleed included."""
+        raise NotImplementedError
+
+    def rect(self, rect: Rect, *, fill: str | None = None, stroke: str | None = None,
+             width: float = 0.3, radius: float = 0.0, opacity: float = 1.0) -> None:
+        """A rectangle, its corners rounded `radius` mm; a fill `opacity` under 1 lets what
+        is under it show through."""
+        raise NotImplementedError
+
+    def dashed_rect(self, rect: Rect, *, stroke: str = BLACK, width: float = 0.25,
+                    dash: tuple[float, ...] = (2, 1.5)) -> None:
+        raise NotImplementedError
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = BLACK,
+             width: float = 0.3, dash: tuple[float, ...] = ()) -> None:
+        raise NotImplementedError
+
+    def circle(self, x: float, y: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.3) -> None:
+        raise NotImplementedError
+
+    def polygon(self, points: Sequence[tuple[float, float]], *, fill: str | None = None,
+                stroke: str | None = None, width: float = 0.3) -> None:
+        raise NotImplementedError
+
+    def shape(self, path: Path, *, fill: str | None = None, stroke: str | None = None,
+              width: float = 0.3, cap: str = "", join: str = "") -> None:
+        """Draw `path`: filled, stroked `width` mm thick, or both; `cap` ("butt", "round",
+        "square") shapes the ends of open lines, `join` ("miter", "round", "bevel") their
+        corners."""
+        raise NotImplementedError
+
+    def image(self, source: str, rect: Rect) -> None:
+        """Draw an image (a path or file) scaled to fit `rect`, centred, ratio kept."""
+        raise NotImplementedError
+
     def _push(self, frame, clip: Path | None) -> None:
         """Start a block drawn in a moved frame or a clip (nothing to do when measuring)."""
 
@@ -265,14 +323,6 @@ class MeasurePen(Pen):
             self._reused[name] = tuple(inner.issues)
         self.issues.extend(self._reused[name])
 
-    def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False,
-                 round_face: bool = False):
-        super().__init__(w, h, bleed, numbered=numbered, round_face=round_face)
-        self.issues: list[Issue] = []
-
-    def report(self, issue: Issue) -> None:
-        self.issues.append(issue)
-
     def draw_fitted(self, fitted, rect, *, align, valign, fill) -> None:
         pass
 
@@ -281,11 +331,11 @@ class MeasurePen(Pen):
         inner.issues = self.issues  # one list: what a panel cannot print, the face cannot
         return inner
 
-    def __getattr__(self, name):
-        # Shapes, images and backgrounds draw nothing while measuring.
-        if name in CanvasPen.DRAWING:
-            return lambda *args, **kwargs: None
-        raise AttributeError(name)
+    def _draws_nothing(self, *args: Any, **kwargs: Any) -> None:
+        """Shapes, images, backgrounds and our own labels draw nothing while measuring."""
+
+    centred = label = background = rect = dashed_rect = line = circle = polygon = shape = (
+        image) = _draws_nothing
 
 
 class CanvasPen(Pen):
@@ -298,17 +348,13 @@ class CanvasPen(Pen):
     into problems and refuses the whole PDF.
     """
 
-    DRAWING = frozenset({"rect", "line", "circle", "polygon", "shape", "image", "background",
-                         "centred", "dashed_rect", "label"})
-
     def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None,
                  *, numbered: bool = False, round_face: bool = False):
         super().__init__(w, h, bleed, numbered=numbered, round_face=round_face)
         self._canvas = canvas
         self._forms = forms  # names of the forms the document already holds
-        self.issues: list[Issue] = []
-        self._text = None
-        self._state = None  # (font, size, fill) last set in the text object
+        self._text: PDFTextObject | None = None
+        self._state: tuple[str, float, str] | None = None  # font, size, fill last set
         self._leading: float | None = None  # the leading last set in the text object
 
     def _drawing(self):
@@ -416,9 +462,6 @@ class CanvasPen(Pen):
                 text.setTextOrigin(left, y)
                 text.textOut(line)
             y -= leading
-
-    def report(self, issue: Issue) -> None:
-        self.issues.append(issue)
 
     def draw_fitted(self, fitted, rect, *, align="left", valign="top", fill=BLACK) -> None:
         lines = fitted.lines

@@ -18,6 +18,7 @@ back of a face's point (u, v) is the back face's point (w − u, v).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -269,7 +270,7 @@ class SheetSpec:
         if not (abs(self.offset_x) <= MAX_OFFSET and abs(self.offset_y) <= MAX_OFFSET):
             raise SheetError(_("Le décalage du verso va de −%(max)s à %(max)s mm.")
                              % {"max": f"{MAX_OFFSET:g}"})
-        if self.layout is None:
+        if self.best is None:
             raise SheetError(self._refusal())
 
     def _refusal(self) -> str:
@@ -277,7 +278,7 @@ class SheetSpec:
         what = self.name or _("Une carte")
         params = {"what": what, "w": f"{self.face_w:g}", "h": f"{self.face_h:g}",
                   "paper": PAPER_NAMES.get(self.paper, self.paper)}
-        candidates = [
+        candidates: list[tuple[Mapping[str, object], str]] = [
             ({"bleed": 0.0, "gutter": min(self.gutter, DEFAULT_GUTTER)},
              _("réduisez le fond perdu et l’espace entre les cartes")),
             ({"offset_x": 0.0, "offset_y": 0.0}, _("réduisez le décalage des versos")),
@@ -288,7 +289,7 @@ class SheetSpec:
         ]
         changes = [str(advice) for change, advice in candidates
                    if any(getattr(self, name) != value for name, value in change.items())
-                   and self._unchecked(**change).layout is not None]
+                   and self._unchecked(**change).best is not None]
         message = _("%(what)s : %(w)s × %(h)s mm, impossible à placer sur une feuille "
                     "%(paper)s avec ces réglages.") % params
         if changes:
@@ -332,7 +333,8 @@ class SheetSpec:
         return Layout(turned, columns, rows, label_on_top)
 
     @cached_property
-    def layout(self) -> Layout | None:
+    def best(self) -> Layout | None:
+        """The grid that holds the most faces, or None when not one fits."""
         turns = (False, True) if self.turned is None else (self.turned,)
         best = None
         for turned in turns:
@@ -340,6 +342,14 @@ class SheetSpec:
                 layout = self._layout(turned, label_on_top)
                 if layout.count and (best is None or layout.count > best.count):
                     best = layout
+        return best
+
+    @property
+    def layout(self) -> Layout:
+        """The grid of a checked sheet: there is one (a sheet without is refused)."""
+        best = self.best
+        if best is None:
+            raise SheetError(self._refusal())
         return best
 
     @property

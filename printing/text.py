@@ -116,10 +116,11 @@ def fonts() -> FontSet:
         CONDENSED: _find("DejaVuSansCondensed.ttf"),
         CONDENSED_BOLD: _find("DejaVuSansCondensed-Bold.ttf"),
     }
-    if dejavu[REGULAR] and dejavu[BOLD]:
-        dejavu[CONDENSED] = dejavu[CONDENSED] or dejavu[REGULAR]
-        dejavu[CONDENSED_BOLD] = dejavu[CONDENSED_BOLD] or dejavu[BOLD]
-        for name, path in dejavu.items():
+    regular, bold = dejavu[REGULAR], dejavu[BOLD]
+    if regular and bold:
+        files = {REGULAR: regular, BOLD: bold, CONDENSED: dejavu[CONDENSED] or regular,
+                 CONDENSED_BOLD: dejavu[CONDENSED_BOLD] or bold}
+        for name, path in files.items():
             pdfmetrics.registerFont(Font(name, path))
         return FontSet("DejaVu", True)
     vera = {REGULAR: "Vera.ttf", BOLD: "VeraBd.ttf", CONDENSED: "Vera.ttf",
@@ -139,7 +140,9 @@ def printable(text: str) -> str:
 @lru_cache(maxsize=8)
 def _drawable(font: str) -> frozenset[str]:
     fonts()
-    return frozenset(map(chr, pdfmetrics.getFont(font).face.charToGlyph)) | {"\n", "\t"}
+    found = pdfmetrics.getFont(font)
+    glyphs = found.face.charToGlyph if isinstance(found, TTFont) else {}
+    return frozenset(map(chr, glyphs)) | {"\n", "\t"}
 
 
 # A print fits each text twice: when validation measures its faces, then when it draws

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..draw import Pen
+
+if TYPE_CHECKING:
+    # Labels are lazy translations, declared at import and rendered in the active language.
+    from django_stubs_ext import StrOrPromise
 
 FaceFn = Callable[[Pen, Any], None]
 
@@ -23,9 +27,9 @@ class Deck:
     """
 
     slug: str
-    label: str
+    label: StrOrPromise
     front: FaceFn
-    description: str = ""
+    description: StrOrPromise = ""
     back: FaceFn | None = None
     back_form: Callable[[Pen], None] | None = None
     front_form: Callable[[Pen], None] | None = None
@@ -80,9 +84,9 @@ class Sheets:
     """
 
     slug: str
-    label: str
+    label: StrOrPromise
     pages: Callable[..., Iterable[Page]]
-    description: str = ""
+    description: StrOrPromise = ""
     kind: str = ""
     to_item: Callable[[Any, Any], Any] | None = None
     duplex: bool = False  # pages go in front/back pairs: the first is always a recto
