@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from . import services, snapshots
+from . import selection, services, snapshots
 from .admin_history import SEEN_SALT, HistoryMixin
 from .admin_import import PlateauImportExportMixin
 from .admin_site import forget_reports, reports_for
@@ -618,9 +618,16 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
 
     @admin.action(description=gettext_lazy("Imprimer la sélection"), permissions=["view"])
     def print_selection(self, request, queryset):
-        from printing.admin_views import print_selection  # ReportLab loads only to print
-
-        return print_selection(self, request, queryset)
+        """Send one game's selection to that game's print page (printing's, by name)."""
+        games = {obj.game.slug for obj in queryset.only("kind")}
+        if len(games) != 1:
+            self.message_user(request, _(
+                "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."),
+                messages.ERROR)
+            return None
+        key = selection.remember(request, queryset)
+        url = reverse("printing:selection", args=[games.pop()])
+        return HttpResponseRedirect(f"{url}?selection={key}")
 
     def render_change_form(self, request, context, add=False, change=False, form_url="",
                            obj=None):

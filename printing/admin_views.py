@@ -3,7 +3,7 @@
 Served under the admin's address by printing's own URLs (`printing.urls`, mounted by the
 project's), in the admin's look and behind its login: cms's admin site imports nothing of
 printing and links to these pages by name. The question and card admins' « Imprimer la
-sélection » action delegates here, so that cms loads ReportLab only when someone prints.
+sélection » action keeps the selection (`cms.selection`) and sends the editor here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import io
 import pypdfium2 as pdfium
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, JsonResponse, QueryDict
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -21,8 +21,9 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from cms import selection
 from cms.games import GAMES, kind_of
-from cms.models import Card
+from cms.models import Card, Question
 
 from .forms import PrintForm
 from .products import PRODUCTS
@@ -215,27 +216,30 @@ def products_printing(game, model, kinds) -> list[str]:
             if product.kind in kinds and kind_of(product.kind).is_card == is_card]
 
 
-def print_selection(modeladmin, request, queryset):
-    """Print the selected cards or questions of one game, with the default options."""
+def print_selection(request, slug: str):
+    """Print the selection a change list's « Imprimer la sélection » action kept, with the
+    default options; say what is wrong on the change list it came from."""
+    check_may_print(request)
+    game = game_or_404(slug)
+    queryset = selection.recall(request, request.GET.get("selection", ""))
+    if queryset is None or queryset.model not in (Card, Question):
+        raise Http404(_("Cette sélection n’existe plus : sélectionnez à nouveau."))
+    back = HttpResponseRedirect(
+        reverse(f"admin:cms_{queryset.model._meta.model_name}_changelist"))
     objects = list(queryset)
-    games = {obj.game.slug for obj in objects}
-    if len(games) != 1:
-        modeladmin.message_user(request, _(
-            "La sélection mélange plusieurs jeux : choisissez les éléments d’un seul jeu."),
-            messages.ERROR)
-        return None
-    game = GAMES[games.pop()]
+    if any(obj.game.slug != game.slug for obj in objects):
+        raise Http404(_("Cette sélection n’est pas celle de ce jeu."))
     products = products_printing(game, queryset.model, {obj.kind for obj in objects})
     if not products:
-        modeladmin.message_user(request, _(
+        messages.warning(request, _(
             "Aucun produit de %(game)s n’imprime ces éléments : une question posée sur une "
-            "carte s’imprime avec sa carte.") % {"game": game.name}, messages.WARNING)
-        return None
+            "carte s’imprime avec sa carte.") % {"game": game.name})
+        return back
     options = PrintOptions()
     try:
         pdf = render_pdf(game.slug, products, options, refs=[obj.ref for obj in objects],
-                         include_drafts=modeladmin.has_change_permission(request))
+                         include_drafts=may_print_drafts(request.user))
     except PrintRefused as refusal:
-        modeladmin.message_user(request, refusal_message(refusal.problems), messages.ERROR)
-        return None
+        messages.error(request, refusal_message(refusal.problems))
+        return back
     return pdf_response(pdf, pdf_filename(game, options, selection=True))

@@ -8,6 +8,7 @@ import json
 import pypdfium2 as pdfium
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from PIL import Image
 from pypdf import PdfReader
@@ -41,11 +42,15 @@ def changelist_url(model):
 
 
 def run_action(client, model, objects):
-    """POST « Imprimer la sélection » from the change list, as its form does."""
-    return client.post(changelist_url(model), {
+    """POST « Imprimer la sélection » from the change list, as its form does, and follow
+    it to the game's print page as a browser would: return that page's answer."""
+    response = client.post(changelist_url(model), {
         "action": "print_selection", "_selected_action": [obj.pk for obj in objects],
         "index": "0", "select_across": "0",
     }, follow=False)
+    if response.status_code == 302 and "/imprimer/selection/" in response["Location"]:
+        return client.get(response["Location"])
+    return response
 
 
 def pdf_text(content: bytes) -> str:
@@ -407,6 +412,28 @@ def test_the_selection_action_sends_questions_on_cards_to_their_card(editor_clie
     assert response.status_code == 302
     [message] = [str(m) for m in response.wsgi_request._messages]
     assert "s’imprime avec sa carte" in message
+
+
+def test_a_selection_is_printed_only_from_the_session_that_made_it(editor_client,
+                                                                    millionnaire,
+                                                                    django_user_model):
+    chosen = first_ladder_questions(2)
+    response = editor_client.post(changelist_url(Question), {
+        "action": "print_selection", "_selected_action": [obj.pk for obj in chosen],
+        "index": "0", "select_across": "0"})
+    assert response.status_code == 302
+    address = response["Location"]
+
+    # Another editor, logged in elsewhere, cannot open it; a forged key opens nothing.
+    other = Client()
+    other.force_login(django_user_model.objects.create_superuser("autre", password="x"))
+    assert other.get(address).status_code == 404
+    assert editor_client.get(address.split("?")[0] + "?selection=forged").status_code == 404
+    # Another game's print page does not print this game's selection.
+    elsewhere = address.replace("/millionnaire/", "/douze-coups/")
+    assert editor_client.get(elsewhere).status_code == 404
+    # The editor's own page prints it.
+    assert editor_client.get(address)["Content-Type"] == "application/pdf"
 
 
 # --- who may print -------------------------------------------------------------------------
