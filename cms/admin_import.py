@@ -264,7 +264,7 @@ class PlateauImportExportMixin(ImportExportMixin):
     def add_success_message(self, result, request):
         totals = result.totals
         waiting = sum(1 for row in result.rows
-                      if getattr(row.instance, "_as_correction", False))
+                      if getattr(row, "as_correction", False))
         messages.success(request, _(
             "Import terminé : %(new)s ajouté(s), %(update)s modifié(s), %(skip)s inchangé(s)."
         ) % {"new": totals["new"], "update": totals["update"] - waiting,

@@ -62,7 +62,7 @@ def keep_in_revision(result) -> None:
         return
     written = [row.instance for row in result.rows
                if row.instance is not None and row.instance.pk is not None
-               and not getattr(row.instance, "_as_correction", False)]  # live unchanged
+               and not getattr(row, "as_correction", False)]  # live unchanged
     # The revision follows each question's propositions and each card's slots: load them
     # in a few queries, not one per row.
     for model, relation in ((Question, "propositions"), (Card, "slots")):

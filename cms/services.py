@@ -923,37 +923,40 @@ def edit_goes_to_correction(*, user, obj, before_status: str | None) -> bool:
             and user is not None and not can_publish(user, type(obj)))
 
 
-def questions_write_many(*, created: list[Question], updated: list[Question], user,
-                         fields: Sequence[str], batch_size: int = 1000) -> None:
+def questions_write_many(
+        *, created: Sequence[tuple[Question, list[Proposition] | None]],
+        updated: Sequence[tuple[Question, list[Proposition] | None]], user,
+        fields: Sequence[str], batch_size: int = 1000) -> None:
     """Write many questions and their propositions at once (imports), versions counted.
 
-    Each question was full_clean()ed by the caller; `_propositions` on a question (a list
-    of unsaved Proposition, or None to leave them) says what it holds.
+    Each question comes with the propositions it holds (unsaved Proposition objects), or
+    None to leave its propositions as they are; the caller full_clean()ed each question.
     """
     now = timezone.now()
-    for question in [*created, *updated]:
+    for question, _propositions in [*created, *updated]:
         if question.status == Status.PUBLISHED and question.first_published_at is None:
             question.first_published_at = now
-    for question in updated:
+    for question, _propositions in updated:
         question.version += 1
-    Question.objects.bulk_create(created, batch_size=batch_size)
+    Question.objects.bulk_create([q for q, _p in created], batch_size=batch_size)
     Question.objects.bulk_update(
-        updated, [*fields, "version", "first_published_at", "updated_at", "updated_by"],
+        [q for q, _p in updated],
+        [*fields, "version", "first_published_at", "updated_at", "updated_by"],
         batch_size=batch_size)
     _propositions_many(created, replace=False)
     _propositions_many(updated, replace=True)
 
 
-def _propositions_many(questions, *, replace: bool) -> None:
-    questions = [q for q in questions if getattr(q, "_propositions", None) is not None
-                 and q.pk is not None]
-    if not questions:
+def _propositions_many(written, *, replace: bool) -> None:
+    written = [(q, propositions) for q, propositions in written
+               if propositions is not None and q.pk is not None]
+    if not written:
         return
     if replace:
-        Proposition.objects.filter(question__in=[q.pk for q in questions]).delete()
+        Proposition.objects.filter(question__in=[q.pk for q, _p in written]).delete()
     rows = []
-    for question in questions:
-        for proposition in question._propositions:
+    for question, propositions in written:
+        for proposition in propositions:
             proposition.question_id = question.pk
             rows.append(proposition)
     Proposition.objects.bulk_create(rows, batch_size=2000)
