@@ -138,7 +138,7 @@ class PlateauAdminSite(admin.AdminSite):
         game = self._game(slug)
         ladder = [(step, euros(step.amount), euros(game.fallback_amount(step.number)))
                   for step in game.ladder]
-        scoring = [(f.name, describe_value(getattr(game.rules, f.name), game.labels))
+        scoring = [(f.metadata["label"], describe_value(getattr(game.rules, f.name), game.labels))
                    for f in fields(game.rules)] if game.rules is not None else []
         context = {**self.each_context(request), "game": game, "title": game.name,
                    "ladder": ladder, "scoring": scoring}

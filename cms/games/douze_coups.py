@@ -1,7 +1,7 @@
 """Les 12 Coups de Midi: 2 to 4 players, four rounds and a mystery star."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
@@ -29,21 +29,37 @@ PAIRING_POOREST_PICKS = "poorest-picks"  # 4: the poorest picks an opponent, the
 class DouzeCoupsRules:
     """The numbers of Les 12 Coups de Midi."""
 
-    start_money: int
-    start_notes: tuple[int, ...]
-    duel_stake: int  # paid between provoker and provoked
-    face_a_face_stake: int  # paid by the one whose clock runs out
-    face_a_face_seconds: int  # each player's clock in the coup fatal
-    face_a_face_pairings: Mapping[int, str]  # by the number of players
-    coup_de_maitre_questions: int
-    coup_de_maitre_gain: int  # from the bank, for each right answer
-    etoile_jackpot: int
-    errors_before_duel: int  # green → orange → red
-    large_panels: int  # opened by a right answer in the coup de maître
-    small_panels: int  # opened by a wrong one
-    large_panel_width: float  # share of the image's width the large panels take (left)
-    banknotes: Mapping[int, int]  # value → count in the box
-    duel_colours: Mapping[str, str]
+    start_money: int = field(metadata={"label": _("Argent de départ de chaque joueur")})
+    start_notes: tuple[int, ...] = field(
+        metadata={"label": _("Billets de départ de chaque joueur")})
+    # paid between provoker and provoked
+    duel_stake: int = field(metadata={"label": _("Enjeu d’un duel")})
+    # paid by the one whose clock runs out
+    face_a_face_stake: int = field(metadata={"label": _("Enjeu du face-à-face")})
+    # each player's clock in the coup fatal
+    face_a_face_seconds: int = field(
+        metadata={"label": _("Temps de chaque joueur au face-à-face (secondes)")})
+    # by the number of players
+    face_a_face_pairings: Mapping[int, str] = field(
+        metadata={"label": _("Face-à-face selon le nombre de joueurs")})
+    coup_de_maitre_questions: int = field(metadata={"label": _("Questions du coup de maître")})
+    # from the bank, for each right answer
+    coup_de_maitre_gain: int = field(
+        metadata={"label": _("Gain par bonne réponse au coup de maître")})
+    etoile_jackpot: int = field(metadata={"label": _("Cagnotte de l’étoile mystérieuse")})
+    # green → orange → red
+    errors_before_duel: int = field(metadata={"label": _("Erreurs avant le duel")})
+    # opened by a right answer in the coup de maître
+    large_panels: int = field(metadata={"label": _("Grands panneaux de l’étoile")})
+    # opened by a wrong one
+    small_panels: int = field(metadata={"label": _("Petits panneaux de l’étoile")})
+    # share of the image's width the large panels take (left)
+    large_panel_width: float = field(
+        metadata={"label": _("Part de l’image sous les grands panneaux")})
+    # value → count in the box
+    banknotes: Mapping[int, int] = field(
+        metadata={"label": _("Billets de la boîte (valeur : nombre)")})
+    duel_colours: Mapping[str, str] = field(metadata={"label": _("Couleurs des duels")})
 
     def __post_init__(self):
         if sum(self.start_notes) != self.start_money:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
@@ -43,14 +43,22 @@ JOKERS = {
 class MillionnaireRules:
     """The jokers of Qui veut gagner des millions ? (the ladder is the spec's own)."""
 
-    jokers: Mapping[str, StrOrPromise]  # slug → label; each once per game
-    fifty_fifty_removes: int  # wrong answers the 50:50 takes away
+    # slug → label; each once per game
+    jokers: Mapping[str, StrOrPromise] = field(
+        metadata={"label": _("Jokers (un de chaque par partie)")})
+    # wrong answers the 50:50 takes away
+    fifty_fifty_removes: int = field(
+        metadata={"label": _("Mauvaises réponses retirées par le 50:50")})
     # The simulated audience and friend are right this often at the first and last step,
     # in a straight line between.
-    audience_accuracy: tuple[float, float]
-    friend_accuracy: tuple[float, float]
-    public_tries_two_players: int  # two-player variant: the public joker gives this many tries
-    friend_tries_two_players: int
+    audience_accuracy: tuple[float, float] = field(
+        metadata={"label": _("Justesse du public (de, à)")})
+    friend_accuracy: tuple[float, float] = field(metadata={"label": _("Justesse de l’ami (de, à)")})
+    # two-player variant: the public joker gives this many tries
+    public_tries_two_players: int = field(
+        metadata={"label": _("Essais du joker public à deux joueurs")})
+    friend_tries_two_players: int = field(
+        metadata={"label": _("Essais du joker ami à deux joueurs")})
 
     def __post_init__(self):
         for low, high in (self.audience_accuracy, self.friend_accuracy):

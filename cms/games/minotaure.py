@@ -1,7 +1,7 @@
 """Le jeu du Minotaure: flick marbles through a circular labyrinth."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
@@ -15,10 +15,11 @@ COLOURS = dict(PALETTE)  # ten prisoner marbles, one per colour
 class MinotaureRules:
     """The pieces of Le jeu du Minotaure (the board is cms.games.labyrinth's)."""
 
-    colours: Mapping[str, str]  # prisoner marble colours, by French name
-    prisoners: int
-    thesee_cards: int
-    ariane_cards: int
+    # prisoner marble colours, by French name
+    colours: Mapping[str, str] = field(metadata={"label": _("Couleurs des prisonniers")})
+    prisoners: int = field(metadata={"label": _("Prisonniers")})
+    thesee_cards: int = field(metadata={"label": _("Cartes Thésée")})
+    ariane_cards: int = field(metadata={"label": _("Cartes Ariane")})
 
 
 RULES = MinotaureRules(colours=COLOURS, prisoners=10, thesee_cards=10, ariane_cards=10)

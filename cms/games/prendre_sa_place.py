@@ -1,7 +1,7 @@
 """Tout le monde veut prendre sa place: DUO, CARRÉ or CASH against the Champion."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict
 
 from django.utils.translation import gettext_lazy as _
@@ -36,15 +36,25 @@ _QUESTION: _QuestionShape = {"propositions": 4, "right": 1, "free_answer": True}
 class PrendreSaPlaceRules:
     """The numbers of Tout le monde veut prendre sa place."""
 
-    formats: Mapping[str, AnswerFormat]  # in play order: DUO, CARRÉ, CASH
-    qualifs_questions: int  # per challenger
-    qualifs_track: tuple[int, int]
-    compet_starts: tuple[int, ...]  # best Qualifs score first; the others on the last
-    compet_played: int  # questions 1-9 of the card, in order
-    super_cash_points: int  # +5 right, -5 wrong
-    super_cash_pool: tuple[int, ...]  # question numbers on a Compet' card
-    defi_themes_drawn: int  # the Champion picks one among these
-    defi_questions: int  # to the Challenger, then to the Champion
+    # in play order: DUO, CARRÉ, CASH
+    formats: Mapping[str, AnswerFormat] = field(
+        metadata={"label": _("Formats de réponse, dans l’ordre du jeu")})
+    # per challenger
+    qualifs_questions: int = field(metadata={"label": _("Questions des Qualifs par challenger")})
+    qualifs_track: tuple[int, int] = field(metadata={"label": _("Piste des Qualifs (de, à)")})
+    # best Qualifs score first; the others on the last
+    compet_starts: tuple[int, ...] = field(metadata={"label": _("Cases de départ de la Compet’")})
+    # questions 1-9 of the card, in order
+    compet_played: int = field(metadata={"label": _("Questions jouées par carte de Compet’")})
+    # +5 right, -5 wrong
+    super_cash_points: int = field(metadata={"label": _("Points du Super Cash (gagnés ou perdus)")})
+    # question numbers on a Compet' card
+    super_cash_pool: tuple[int, ...] = field(
+        metadata={"label": _("Questions du Super Cash sur une carte de Compet’")})
+    # the Champion picks one among these
+    defi_themes_drawn: int = field(metadata={"label": _("Thèmes tirés pour le Défi")})
+    # to the Challenger, then to the Champion
+    defi_questions: int = field(metadata={"label": _("Questions du Défi par joueur")})
 
 
 RULES = PrendreSaPlaceRules(

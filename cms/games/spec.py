@@ -192,6 +192,11 @@ class GameSpec:
             raise SpecError(f"{self.slug}: ordering by slot format needs answer formats")
         if self.rules is not None and not _frozen_dataclass(self.rules):
             raise SpecError(f"{self.slug}: rules must be a frozen dataclass")
+        unlabelled = [f.name for f in fields(self.rules) if "label" not in f.metadata] if (
+            self.rules is not None) else []
+        if unlabelled:
+            # Editors read the rules in the admin: each number is named in French there.
+            raise SpecError(f"{self.slug}: rules fields without a label: {unlabelled}")
 
     def kind(self, slug: str) -> ContentKind:
         for kind in self.kinds:

@@ -1,7 +1,7 @@
 """The Mind: cooperative, cards 1-100, no talking."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
@@ -15,16 +15,22 @@ SHURIKEN = "shuriken"
 class TheMindRules:
     """The numbers of The Mind."""
 
-    cards: tuple[int, int]  # lowest and highest number
-    levels_by_players: Mapping[int, int]  # last level by table size
-    lives_by_players: Mapping[int, int]
-    start_shurikens: int
-    rewards: Mapping[int, str]  # level completed → LIFE or SHURIKEN
-    max_lives: int
-    max_shurikens: int
-    level_cards: int
-    life_cards: int
-    shuriken_cards: int
+    # lowest and highest number
+    cards: tuple[int, int] = field(metadata={"label": _("Cartes nombres (de, à)")})
+    # last level by table size
+    levels_by_players: Mapping[int, int] = field(
+        metadata={"label": _("Dernier niveau selon le nombre de joueurs")})
+    lives_by_players: Mapping[int, int] = field(
+        metadata={"label": _("Vies de départ selon le nombre de joueurs")})
+    start_shurikens: int = field(metadata={"label": _("Shurikens de départ")})
+    # level completed → LIFE or SHURIKEN
+    rewards: Mapping[int, str] = field(
+        metadata={"label": _("Récompenses (niveau réussi : récompense)")})
+    max_lives: int = field(metadata={"label": _("Vies au plus")})
+    max_shurikens: int = field(metadata={"label": _("Shurikens au plus")})
+    level_cards: int = field(metadata={"label": _("Cartes niveaux")})
+    life_cards: int = field(metadata={"label": _("Cartes vies")})
+    shuriken_cards: int = field(metadata={"label": _("Cartes shurikens")})
 
 
 RULES = TheMindRules(

@@ -1,5 +1,6 @@
 """The editors' admin, organised by game: sections, lists, filters, reports and saving."""
 
+import dataclasses
 import re
 
 import pytest
@@ -60,15 +61,16 @@ def test_each_content_game_section_links_to_its_questions_cards_and_problems(rev
 @pytest.mark.parametrize(("slug", "numbers"), [
     ("millionnaire", ["<td>15 ★</td><td>1000000\u00a0€</td>", "<td>1</td><td>200\u00a0€</td>",
                       "<td>5 ★</td><td>1500\u00a0€</td>"]),
-    ("douze-coups", ["<code>start_money</code></dt><dd>10000</dd>",
-                     "<code>coup_de_maitre_gain</code></dt><dd>3000</dd>"]),
-    ("prendre-sa-place", ["<code>super_cash_pool</code></dt><dd>9, 10, 11, 12, 13, 14</dd>",
-                          "<code>compet_starts</code></dt><dd>-1, -2, -3</dd>",
+    ("douze-coups", ["<dt>Argent de départ de chaque joueur</dt><dd>10000</dd>",
+                     "<dt>Gain par bonne réponse au coup de maître</dt><dd>3000</dd>"]),
+    ("prendre-sa-place", [("<dt>Questions du Super Cash sur une carte de Compet’</dt>"
+                          "<dd>9, 10, 11, 12, 13, 14</dd>"),
+                          "<dt>Cases de départ de la Compet’</dt><dd>-1, -2, -3</dd>",
                           "DUO (1 pt) · carre\u00a0: CARRÉ (3 pts) · cash\u00a0: CASH (5 pts)"]),
-    ("the-mind", ["<code>cards</code></dt><dd>1, 100</dd>",
+    ("the-mind", ["<dt>Cartes nombres (de, à)</dt><dd>1, 100</dd>",
                   "<dd>2\u00a0: 12 · 3\u00a0: 10 · 4\u00a0: 8</dd>",
                   "2\u00a0: shuriken · 3\u00a0: vie · 5\u00a0: shuriken"]),
-    ("minotaure", ["3 à 10", "<code>prisoners</code></dt><dd>10</dd>"]),
+    ("minotaure", ["3 à 10", "<dt>Prisonniers</dt><dd>10</dd>"]),
 ])
 def test_the_rules_page_of_each_game_shows_its_numbers(reviewer_client, slug, numbers):
     response = reviewer_client.get(reverse("admin:cms_game", args=[slug]))
@@ -78,6 +80,16 @@ def test_the_rules_page_of_each_game_shows_its_numbers(reviewer_client, slug, nu
     page = re.sub(r"(\d)(?:\s|&nbsp;|&#8239;)(?=\d{3}\b)", r"\1", response.content.decode())
     for number in numbers:
         assert number in page
+
+
+@pytest.mark.parametrize("slug", [slug for slug, game in GAMES.items() if game.rules])
+def test_the_rules_page_names_every_number_in_french(reviewer_client, slug):
+    page = reviewer_client.get(reverse("admin:cms_game", args=[slug])).content.decode()
+
+    for field in dataclasses.fields(GAMES[slug].rules):
+        assert f"<dt>{escape(str(field.metadata['label']))}</dt>" in page
+        # No identifier shown to an editor.
+        assert f"<dt>{field.name}</dt>" not in page and f"<code>{field.name}<" not in page
 
 
 def test_the_rules_page_of_an_unknown_game_is_not_found(reviewer_client):

@@ -303,6 +303,16 @@ def test_the_minotaure_has_ten_distinct_colours_one_per_prisoner_and_card():
 # --- impossible specs -----------------------------------------------------------------------
 
 
+def test_it_refuses_rules_whose_numbers_have_no_french_label():
+    @dataclasses.dataclass(frozen=True)
+    class Unlabelled:
+        rounds: int = 3
+
+    with pytest.raises(SpecError, match="without a label: \\['rounds'\\]"):
+        GameSpec(slug="essai", name="Essai", players=Players(minimum=2, maximum=4, coverage=4),
+                 rules=Unlabelled())
+
+
 def test_a_possible_kind_builds():
     assert kind(right=1, hidden=1).propositions == 4
 

@@ -6,7 +6,7 @@ point. Not a real game of Plateau: tests/sixth_game copies it into a copy of the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
@@ -15,7 +15,7 @@ from .spec import UNIT_QUESTION, ContentKind, GameSpec, Players
 
 @dataclass(frozen=True)
 class Rules:
-    rounds: int = 2  # questions each player answers
+    rounds: int = field(default=2, metadata={"label": _("Questions par joueur")})
 
 
 RULES = Rules()
