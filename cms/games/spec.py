@@ -193,7 +193,7 @@ class GameSpec:
         if self.rules is not None and not _frozen_dataclass(self.rules):
             raise SpecError(f"{self.slug}: rules must be a frozen dataclass")
         unlabelled = [f.name for f in fields(self.rules) if "label" not in f.metadata] if (
-            self.rules is not None) else []
+            is_dataclass(self.rules)) else []
         if unlabelled:
             # Editors read the rules in the admin: each number is named in French there.
             raise SpecError(f"{self.slug}: rules fields without a label: {unlabelled}")
