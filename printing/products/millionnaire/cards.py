@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -83,9 +84,14 @@ QUESTION_LABEL = gettext_lazy("question")
 RIGHT_LABEL = gettext_lazy("bonne réponse")
 
 
-def proposition_labels() -> tuple[str, ...]:
-    """« proposition A », …: made when a card is drawn, in the language then active."""
-    return tuple(_("proposition %(letter)s") % {"letter": letter} for letter in LETTERS)
+def proposition_label(letter: str) -> str:
+    """« proposition A »: names the box in a report, in the language then active."""
+    return _("proposition %(letter)s") % {"letter": letter}
+
+
+# Lazy: a report names a box only when its text does not fit, so a print of a thousand
+# cards translates no label (the pen renders a label when it reports).
+PROPOSITION_LABELS = tuple(lazy(proposition_label, str)(letter) for letter in LETTERS)
 
 
 BAND_PAD = 0.4  # mm between a band's text and the band's inner edge
@@ -190,7 +196,7 @@ def question_front(pen: Pen, card: LadderCard) -> None:
     pen.text(card.text, layout.question, size=10.5 * layout.k, valign="middle",
              label=QUESTION_LABEL)
     for rect, proposition, label in zip(layout.propositions, card.propositions,
-                                        proposition_labels(), strict=False):
+                                        PROPOSITION_LABELS, strict=False):
         pen.text(proposition, rect, size=8.5 * layout.k, valign="middle", label=label)
 
 
