@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from cms.games.millionnaire import JOKERS, LADDER, SPEC
+from cms.games.millionnaire import JOKERS, LADDER, RULES, SPEC
 from cms.games.spec import LadderStep
 
 from ...draw import WHITE, Pen
@@ -266,8 +266,8 @@ def jokers_reminder(pen: Pen, area: Rect) -> None:
                    "question si vous voulez."), Rect(area.x + 5, area.top - 9, area.w - 10, 7),
              size=11, min_size=7, font=BOLD, fill=GOLD, align="centre", valign="middle",
              label=_("jokers"))
-    tries = {"public": SPEC.rules.public_tries_two_players,
-             "ami": SPEC.rules.friend_tries_two_players}
+    tries = {"public": RULES.public_tries_two_players,
+             "ami": RULES.friend_tries_two_players}
     pen.text(_("À deux joueurs : %(public)s essais avec le Vote du public, %(ami)s avec "
                    "le Coup de fil à un ami.") % tries, Rect(area.x + 5, area.y + 2,
                                                            area.w - 10, 6),

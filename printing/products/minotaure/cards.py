@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from cms.games.labyrinth import standard_labyrinth
-from cms.games.minotaure import COLOURS, SPEC
+from cms.games.minotaure import COLOURS, RULES
 
 from ...draw import WHITE, Path, Pen
 from ...sheets import Rect
@@ -22,7 +22,7 @@ from ..style import GOLD, GREY, INK, back_pattern, card_frame, scale
 from .board import draw_marble, draw_walls
 from .look import COLOUR, MINOTAUR_RED, THESEE_GOLD, THREAD_RED, colour_label
 
-ARIANE_CARDS = SPEC.rules.ariane_cards
+ARIANE_CARDS = RULES.ariane_cards
 
 # A rule's line: its text, poker-card size, font, colour and the label a report names it by.
 RuleText = tuple[str | Promise, float, str, str, str | Promise]

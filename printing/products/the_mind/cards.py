@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from cms.games.the_mind import SPEC
+from cms.games.the_mind import RULES, SPEC
 
 from ...draw import WHITE, Pen
 from ...sheets import Rect
@@ -31,7 +31,6 @@ from .look import (
     width_mm,
 )
 
-RULES = SPEC.rules
 LIFE = "life"
 SHURIKEN = "shuriken"
 

@@ -8,7 +8,7 @@ import math
 from django.utils.translation import gettext as _
 
 from cms.games.spec import PALETTE
-from cms.games.the_mind import SPEC
+from cms.games.the_mind import RULES, SPEC
 
 from ...draw import WHITE, Pen, star_points
 from ...sheets import Rect
@@ -22,7 +22,7 @@ SHURIKEN_BLUE = PALETTE["bleu"]
 STEEL = "#c9d1da"
 STEEL_DARK = "#4a5562"
 
-LOWEST, HIGHEST = SPEC.rules.cards
+LOWEST, HIGHEST = RULES.cards
 
 # The gradient runs from a cool blue round through violet to a warm orange, so every
 # colour on the way stays dark enough for white numbers.
