@@ -9,24 +9,16 @@ from __future__ import annotations
 from ..draw import BLACK, WHITE, Pen
 from ..sheets import Rect
 from ..text import BOLD, MIN_SIZE, width
+from ..units import to_mm
 
 INK = BLACK
 PAPER = WHITE
 GREY = "#8a8a8a"
 LIGHT = "#efece6"
 
-# One signature colour per game, for headers and backs.
-GAME_COLOURS = {
-    "douze-coups": "#c8102e",
-    "millionnaire": "#16235a",
-    "prendre-sa-place": "#e4572e",
-    "the-mind": "#3b2a6b",
-    "minotaure": "#5b3a1e",
-}
 GOLD = "#d4a017"
 
 PAGE_MARGIN = 10.0  # mm around a full page's content
-PT = 25.4 / 72  # millimetres per point
 
 # The pen sets a line in a box as tall as its size, the baseline 0.8 em under the top.
 # In DejaVu, accented capitals (É) rise 0.13 em above that box, descenders and brackets
@@ -55,14 +47,14 @@ def scale(pen: Pen) -> float:
 
 def ink_box(rect: Rect, size: float) -> Rect:
     """Return `rect` shrunk so text of `size` pt set in it keeps every stroke inside it."""
-    em = size * PT
+    em = to_mm(size)
     return Rect(rect.x + SIDE_BEARING * em, rect.y + DESCENT_SINK * em,
                 rect.w - 2 * SIDE_BEARING * em, rect.h - (ACCENT_RISE + DESCENT_SINK) * em)
 
 
 def line_height(size: float) -> float:
     """Return the mm a single line of `size` pt takes in an `ink_box`."""
-    return size * PT * (1 + ACCENT_RISE + DESCENT_SINK)
+    return to_mm(size) * (1 + ACCENT_RISE + DESCENT_SINK)
 
 
 def top_inset(pen: Pen) -> float:
@@ -149,7 +141,7 @@ def footer(pen: Pen, text: str) -> Rect:
     row = Rect(safe.x, safe.y, safe.w, line_height(FOOTER_SIZE))
     fitted = pen.text(text, ink_box(row, FOOTER_SIZE), size=FOOTER_SIZE, fill=GREY,
                       align="right", valign="bottom", french=False, label="référence")
-    taken = width(fitted.lines[0], fitted.font, fitted.size) * PT if fitted else row.w
+    taken = to_mm(width(fitted.lines[0], fitted.font, fitted.size)) if fitted else row.w
     return Rect(row.right - taken, row.y, taken, row.h)
 
 

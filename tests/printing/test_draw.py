@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printing import text as typo
 from printing.draw import CanvasPen, MeasurePen, Path
-from printing.products.style import GAME_COLOURS
+from printing.products import BY_GAME
 from printing.sheets import Rect
 
 from .conftest import flat
@@ -75,9 +75,9 @@ def test_a_face_s_text_in_several_fonts_and_colours_is_one_text_object():
 def test_text_prints_in_its_colour():
     typo.fonts()
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=(200, 100 * len(GAME_COLOURS)), invariant=1)
-    pen = CanvasPen(canvas, 200 / MM, 100 * len(GAME_COLOURS) / MM)
-    colours = sorted(GAME_COLOURS.values())
+    colours = sorted(module.COLOUR for module in BY_GAME.values())  # each game's own
+    canvas = Canvas(out, pagesize=(200, 100 * len(colours)), invariant=1)
+    pen = CanvasPen(canvas, 200 / MM, 100 * len(colours) / MM)
     for index, value in enumerate(colours):
         # A full block, large: its middle is the text's own colour, not a blend.
         pen.label("\u2588", 10, (index * 100 + 20) / MM, size=60, fill=value)

@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printing import text
 from printing.draw import CanvasPen, MeasurePen
-from printing.products import style
+from printing.products import style, the_mind
 from printing.sheets import CARD_SIZES, Rect
 from printing.text import (
     BOLD,
@@ -295,7 +295,7 @@ TITLE = "Été à Jouy, Ça"  # accented capitals above, a J and a Ç below
 
 
 def shared_parts(pen) -> None:
-    style.card_frame(pen, colour=style.GAME_COLOURS["the-mind"], title=TITLE,
+    style.card_frame(pen, colour=the_mind.COLOUR, title=TITLE,
                      subtitle="Les Qualifs")
     style.footer(pen, "psp-qualifs-01")
 
