@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from .board import BOARD
 from .cards import COMPET_CARDS, DEFI_CARDS, QUALIFS_CARDS
+from .look import COLOUR
 from .markers import ARMCHAIR, PAWNS
 from .questions import question_card
 from .sheets import COMPET_SHEET, DEFI_SHEET
@@ -37,5 +38,5 @@ GAME = "prendre-sa-place"
 PRODUCTS = (QUALIFS_CARDS, COMPET_CARDS, DEFI_CARDS, COMPET_SHEET, DEFI_SHEET, BOARD, ARMCHAIR,
             PAWNS)
 
-__all__ = ["ARMCHAIR", "BOARD", "COMPET_CARDS", "COMPET_SHEET", "DEFI_CARDS", "DEFI_SHEET",
-           "GAME", "PAWNS", "PRODUCTS", "QUALIFS_CARDS", "question_card"]
+__all__ = ["ARMCHAIR", "BOARD", "COLOUR", "COMPET_CARDS", "COMPET_SHEET", "DEFI_CARDS",
+           "DEFI_SHEET", "GAME", "PAWNS", "PRODUCTS", "QUALIFS_CARDS", "question_card"]
