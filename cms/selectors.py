@@ -29,9 +29,9 @@ def load_game(slug: str) -> GameContent:
                  Card.objects.filter(kind__in=kinds))
 
 
-def load_some(slug: str, kind: str, *, limit: int, published_only: bool = True,
+def load_some(slug: str, kind: str, *, limit: int | None, published_only: bool = True,
               refs=None) -> GameContent:
-    """Load the first `limit` cards or questions of one kind, as `load_game` would.
+    """Load the first `limit` cards or questions of one kind (None: all), as `load_game` would.
 
     The printer's preview shows one sheet: it has no need for a whole library.
     """

@@ -85,8 +85,11 @@ def pdf_filename(game, options: PrintOptions, *, selection: bool = False) -> str
 
 
 def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    disposition = content_disposition_header(True, filename)
+    if disposition is None:  # only an inline response without a file name has none
+        raise ValueError("an attachment's Content-Disposition header is missing")
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = content_disposition_header(True, filename)
+    response["Content-Disposition"] = disposition
     return response
 
 
@@ -105,7 +108,7 @@ def problem_rows(problems) -> list[dict]:
 
 def form_errors(form) -> list[str]:
     """Return the form's errors as sentences, each field's prefixed with its label."""
-    lines = []
+    lines: list[str] = []
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else None
         lines.extend(_("%(field)s : %(error)s") % {"field": label, "error": error} if label
@@ -146,14 +149,14 @@ def print_page(request, slug):
     problems = []
     if form.is_bound and form.is_valid() and DOWNLOAD in request.GET:
         try:
-            pdf = render_pdf(game.slug, form.chosen_products, form.options,
+            pdf = render_pdf(game.slug, form.chosen_products, form.chosen_options,
                              include_drafts=form.wants_drafts)
         except PrintRefused as refusal:
             problems = problem_rows(refusal.problems)
         except SheetError as error:
             form.add_error(None, str(error))
         else:
-            return pdf_response(pdf, pdf_filename(game, form.options))
+            return pdf_response(pdf, pdf_filename(game, form.chosen_options))
     query = preview_query(request, form)
     preview = reverse("printing:preview", args=[game.slug])
     context = {
@@ -183,7 +186,7 @@ def print_preview(request, slug):
     if not form.is_valid():
         return JsonResponse({"errors": form_errors(form), "problems": []}, status=400)
     try:
-        pdf = render_pdf(game.slug, form.chosen_products, form.options,
+        pdf = render_pdf(game.slug, form.chosen_products, form.chosen_options,
                          include_drafts=form.wants_drafts, preview=True)
     except PrintRefused as refusal:
         return JsonResponse({"errors": [], "problems": problem_rows(refusal.problems)},

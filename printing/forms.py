@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any, cast
 
 from django import forms
 from django.http import QueryDict
@@ -108,17 +109,20 @@ class PrintForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.options: PrintOptions | None = None
         choices = product_choices(game_slug)
-        self.fields["products"].choices = choices
+        # The fields are the class's own, declared above: choice fields.
+        products_field = cast(forms.MultipleChoiceField, self.fields["products"])
+        products_field.choices = choices
         # The calibration sheet and a board on its own paper are printed when asked for.
         products = PRODUCTS.get(game_slug, {})
-        self.fields["products"].initial = [slug for slug, _label in choices
-                                           if not prints_alone(products[slug])]
-        self.fields["card"].choices = card_choices()
+        products_field.initial = [slug for slug, _label in choices
+                                  if not prints_alone(products[slug])]
+        cast(forms.ChoiceField, self.fields["card"]).choices = card_choices()
         if not may_include_drafts:
             del self.fields["include_drafts"]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if self.errors:
             return cleaned
         try:
@@ -131,6 +135,13 @@ class PrintForm(forms.Form):
         except SheetError as error:
             raise forms.ValidationError(str(error), code="impossible_sheet") from error
         return cleaned
+
+    @property
+    def chosen_options(self) -> PrintOptions:
+        """Return the options a valid form built."""
+        if self.options is None:
+            raise ValueError("PrintForm: no options before the form is found valid")
+        return self.options
 
     @property
     def chosen_products(self) -> list[str]:

@@ -27,7 +27,6 @@ from . import text as typo
 from .draw import CanvasPen, Issue, MeasurePen, colour
 from .products import PRODUCT_SENTENCES, PRODUCTS, Deck, Page, Product, Sheets
 from .sheets import (
-    BACKS_FOLD,
     BACKS_LONG,
     BACKS_SEPARATE,
     BACKS_SHORT,
@@ -123,7 +122,8 @@ def own_paper(product: Product, options: PrintOptions) -> str | None:
     """Return the paper a product must print on when it is not the maker's, else None."""
     if isinstance(product, Deck):
         return None
-    papers = {page.paper for page in product.pages(options, [])} - {None, options.paper}
+    papers = {page.paper for page in product.pages(options, [])
+              if page.paper is not None and page.paper != options.paper}
     return min(papers) if papers else None
 
 
@@ -167,18 +167,29 @@ def products_for(game_slug: str, slugs: Sequence[str] = (),
     return products
 
 
-def _sources(product: Product, content: GameContent) -> list:
+def _sources(product: Product, content: GameContent | None) -> list:
     """Return the game's cards or questions of the product's kind, in the admin's order."""
+    if content is None:
+        raise ValueError(f"{product.slug}: a content product prints from the game's content")
     pool = content.cards if kind_of(product.kind).is_card else content.questions
     return [obj for obj in pool if obj.kind == product.kind]
+
+
+def _to_item(product: Product) -> Callable[[Any, Any], Any]:
+    """Return how a content product makes its item of a card or question."""
+    if product.to_item is None:
+        raise ValueError(f"{product.slug}: a content product needs to_item")
+    return product.to_item
 
 
 def select(product: Product, content: GameContent | None, *, include_drafts: bool = False,
            refs: Iterable[str] | None = None) -> list[Selected]:
     """Return what a product prints: its content (published only, by default) or parts."""
     if not product.kind:
-        items = product.items() if isinstance(product, Deck) else ()
+        # A deck without a kind has fixed items (Deck checks it); Sheets have none.
+        items = product.items() if isinstance(product, Deck) and product.items else ()
         return [Selected(item, None, number) for number, item in enumerate(items, start=1)]
+    to_item = _to_item(product)
     wanted = set(refs) if refs is not None else None
     chosen = []
     number = 0
@@ -188,7 +199,7 @@ def select(product: Product, content: GameContent | None, *, include_drafts: boo
         number += 1  # counted whether chosen or not, so a reprinted card keeps its number
         if wanted is not None and obj.ref not in wanted:
             continue
-        chosen.append(Selected(product.to_item(content, obj), obj, number))
+        chosen.append(Selected(to_item(content, obj), obj, number))
     return chosen
 
 
@@ -337,8 +348,8 @@ def printable_at_default_size(content: GameContent) -> list[Problem]:
     problems = []
     for product in PRODUCTS.get(content.game.slug, {}).values():
         if isinstance(product, Deck) and product.kind:
-            chosen = [Selected(product.to_item(content, obj), obj)
-                      for obj in _sources(product, content)]
+            to_item = _to_item(product)
+            chosen = [Selected(to_item(content, obj), obj) for obj in _sources(product, content)]
             problems.extend(fit_problems(content.game.slug, product, chosen))
     return problems
 
@@ -358,7 +369,9 @@ class Writer:
                  total: int = 0):
         typo.fonts()
         # Our own font from the start: no page names a Helvetica the PDF does not embed.
-        self.canvas = Canvas(out, invariant=1, pageCompression=1, initialFontName=typo.REGULAR,
+        # types-reportlab types initialFontName as a float: ReportLab takes a font's name.
+        self.canvas = Canvas(out, invariant=1, pageCompression=1,
+                             initialFontName=typo.REGULAR,  # type: ignore[arg-type]
                              initialFontSize=10)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("Plateau")
@@ -550,7 +563,9 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
     w, h = options.face_size(run.decks[0])
     page_w, page_h = sheet.page_size
     has_backs = run.decks[0].has_backs
-    folded = has_backs and sheet.backs == BACKS_FOLD
+    # Where the paper folds when each back is beside its front (None: backs not folded).
+    fold_line = sheet.fold_line if has_backs else None
+    folded = fold_line is not None
     chunks = list(_chunks(run.faces, sheet.per_page))
     if preview:
         chunks = chunks[:1]
@@ -576,12 +591,12 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
             faces(chunk, backs=False)
         if backs or folded:
             faces(chunk, backs=True)
-        if folded:
+        if fold_line is not None:
             writer.canvas.saveState()
             writer.canvas.setDash([3 * mm, 2 * mm])
             writer.canvas.setLineWidth(0.4)
             writer.canvas.setStrokeColorRGB(0.45, 0.45, 0.45)
-            writer.canvas.line(*(v * mm for v in sheet.fold_line))
+            writer.canvas.line(*(v * mm for v in fold_line))
             writer.canvas.restoreState()
         if options.crop_marks:
             writer.crop_marks(sheet.crop_marks(backs=backs, count=len(chunk)))
@@ -657,6 +672,7 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     products = products_for(game_slug, product_slugs, options)
     refs = list(refs) if refs is not None else None
     partial = preview and bool(products[0].kind)
+    content: GameContent | None
     if partial:
         products = products[:1]
         per_page = (options.sheet_for(products[0]).per_page

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -107,10 +108,15 @@ class Command(BaseCommand):
             f"({', '.join(result.products)})."
         )
 
-    def progress_writer(self, verbosity: int):
+    def progress_writer(self, verbosity: int) -> Callable[[str], None]:
         if not verbosity:
             return lambda text: None
-        return lambda text: (self.stderr.write(text, ending=""), self.stderr.flush())
+
+        def write(text: str) -> None:
+            self.stderr.write(text, ending="")
+            self.stderr.flush()
+
+        return write
 
     def list_products(self, game: str | None) -> None:
         games = [game] if game else list(PRODUCTS)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -24,8 +24,12 @@ from .look import COLOUR, MINOTAUR_RED, THESEE_GOLD, THREAD_RED, colour_label
 
 ARIANE_CARDS = RULES.ariane_cards
 
-# A rule's line: its text, poker-card size, font, colour and the label a report names it by.
-RuleText = tuple[str | Promise, float, str, str, str | Promise]
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    # A rule's line: its text, poker-card size, font, colour and the label a report names
+    # it by.
+    RuleText = tuple[StrOrPromise, float, str, str, StrOrPromise]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from cms.games.prendre_sa_place import COMPET_SLOTS, FORMATS, SPEC, SUPER_CASH_POINTS
+from cms.games.prendre_sa_place import COMPET_SLOTS, FORMATS, RULES, SPEC, SUPER_CASH_POINTS
 
 from ...draw import WHITE, Pen
 from ...sheets import Rect
@@ -36,7 +36,7 @@ def compet_track() -> range:
     The lowest start minus a missed Super Cash, up to the best start plus every Compet’
     point and a Super Cash.
     """
-    starts = SPEC.rules.compet_starts
+    starts = RULES.compet_starts
     most = sum(FORMATS[slot].points for slot in COMPET_SLOTS if slot in FORMATS)
     return range(min(starts) - SUPER_CASH_POINTS, max(starts) + most + SUPER_CASH_POINTS + 1)
 
@@ -69,7 +69,7 @@ def square(pen: Pen, box: Rect, number: int, *, fill: str = WHITE, stroke: str =
 
 def compet_caption() -> str:
     """The Compet’ track's caption: who starts where, what a Super Cash is worth."""
-    starts = SPEC.rules.compet_starts
+    starts = RULES.compet_starts
     return _("Départ selon Les Qualifs : %(starts)s. Super Cash : %(plus)s ou %(minus)s. "
              "Cases grises : seulement après un Super Cash raté.") % {
         "starts": ", ".join(f"{start_label(i, len(starts))} {signed(s)}"
@@ -87,7 +87,7 @@ def board(pen: Pen) -> None:
     words(pen, SPEC.name, Rect(title.x + 17, title.y, title.w - 20, title.h), size=15,
           font=BOLD, fill=WHITE)
 
-    low, high = SPEC.rules.qualifs_track
+    low, high = RULES.qualifs_track
     label_w = 30.0
     count = high - low + 1
     qualifs_side = min(22.0, (title.w - label_w - gap * (count + 1)) / (count + 2))
@@ -112,7 +112,7 @@ def board(pen: Pen) -> None:
         x += qualifs_side + gap
 
     # La Compet’: a snake from the lowest reachable square to the highest.
-    starts = SPEC.rules.compet_starts
+    starts = RULES.compet_starts
     width = columns * side + (columns - 1) * gap
     left = m + (title.w - width) / 2
     top = row.y - spare

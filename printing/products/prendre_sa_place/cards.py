@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -44,6 +45,10 @@ from .look import (
     points_label,
 )
 from .questions import QuestionCard, question_card
+
+if TYPE_CHECKING:
+    # A deck's label and description are lazy translations.
+    from django_stubs_ext import StrOrPromise
 
 # Fixed sizes for the two cards that hold too much for a playing card (see above).
 COMPET_SIZE = (120.0, 180.0)  # two to a sheet; fits a fold on Letter with 3 mm of bleed
@@ -201,7 +206,7 @@ def back_form_for(kind: str) -> Callable[[Pen], None]:
     return draw
 
 
-def question_deck(kind: str, code: str, label: str, description: str,
+def question_deck(kind: str, code: str, label: StrOrPromise, description: StrOrPromise,
                   size: tuple[float, float] | None = None) -> Deck:
     """A deck of the cards of `kind`, their fronts and their shared back; `size` in mm
     fixes their size (None: the maker's card size)."""

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from cms.games.prendre_sa_place import (
     COMPET_SLOTS,
     FORMATS,
+    RULES,
     SPEC,
     SUPER_CASH_POINTS,
     SUPER_CASH_POOL,
@@ -135,7 +136,7 @@ def compet_sheet(pen: Pen, area: Rect) -> None:
                                      for n in (1, 2)]
     y = table(pen, inner.x, y, inner.w, columns, rows, row_h=row_h, head_h=5, colour=COLOUR)
 
-    starts = SPEC.rules.compet_starts
+    starts = RULES.compet_starts
     y -= 5.5
     words(pen, _("Case de départ de La Compet’ :"), Rect(inner.x, y - 1, 52, 5), size=7.5,
           font=BOLD)
