@@ -1,12 +1,15 @@
 """Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
 
 import itertools
+from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
 from django.test import Client, RequestFactory, override_settings
 from django.utils import translation
+
+from tests.demo import DemoSnapshot, demo_games, load_snapshots
 
 
 def pytest_configure(config):
@@ -113,3 +116,36 @@ def _site_language_after_each_test():
     # English where the site speaks French.
     yield
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+# --- the demo library -------------------------------------------------------------------------
+# The importer runs once per run and game, and its rows are laid down again in each test's
+# transaction. Tests of the import itself (tests/cms) run load_demo for real.
+
+
+@pytest.fixture(scope="session")
+def demo_snapshots(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Import each game's demo library once per run, in load_demo's order, to lay it down
+    again in each test."""
+    with django_db_blocker.unblock():
+        return DemoSnapshot.take_each(demo_games(), tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def demo(db, settings, demo_snapshots):
+    """Load one game's demo library (fixtures/<game>/) into the test database."""
+
+    def load(game: str) -> None:
+        load_snapshots([demo_snapshots[game]], Path(settings.MEDIA_ROOT),
+                       Path(settings.VAR_DIR))
+
+    return load
+
+
+@pytest.fixture
+def demo_library(db, settings, demo_snapshots):
+    """Every game's demo library in the test database, row for row as `manage.py load_demo`
+    leaves it."""
+    load_snapshots(list(demo_snapshots.values()), Path(settings.MEDIA_ROOT),
+                   Path(settings.VAR_DIR))
+

@@ -4,7 +4,6 @@ that refuse what changed since the preview."""
 
 import re
 
-from django.core.management import call_command
 from django.urls import reverse
 from reversion.models import Revision, Version
 
@@ -239,10 +238,9 @@ def test_the_history_compares_a_cards_slots(editor_client):
 
 
 def test_restoring_one_demo_question_after_others_changed_touches_nothing_else(
-        db, editor, reviewer):
+        demo_library, editor, reviewer):
     from django.test import Client
 
-    call_command("load_demo", verbosity=0)
     ladder = list(Question.objects.filter(kind="echelle").order_by("step", "pk"))
     target, corrected, edited_a, edited_b = ladder[0], ladder[5], ladder[10], ladder[20]
     [demo_version] = Version.objects.get_for_object(target)
@@ -265,10 +263,9 @@ def test_restoring_one_demo_question_after_others_changed_touches_nothing_else(
     assert target.corrections.get(state=CorrectionState.PENDING).data["text"] == target.text
 
 
-def test_restoring_a_demo_coup_fatal_card_leaves_the_duel_pairs_alone(db, reviewer):
+def test_restoring_a_demo_coup_fatal_card_leaves_the_duel_pairs_alone(demo_library, reviewer):
     from django.test import Client
 
-    call_command("load_demo", verbosity=0)
     card = Card.objects.filter(kind="coup-fatal").order_by("pk").first()
     [demo_version] = Version.objects.get_for_object(card)
     web = Client()

@@ -109,6 +109,8 @@ def snapshot() -> dict:
 
 
 def test_load_demo_loads_published_content(db):
+    # The one test here that runs the first load for real: the others start from the rows
+    # it writes, laid down again (tests/demo.py), and run the command on top of them.
     run("load_demo")
 
     assert Question.objects.exists()
@@ -117,8 +119,7 @@ def test_load_demo_loads_published_content(db):
     assert set(Card.objects.values_list("status", flat=True)) == {Status.PUBLISHED}
 
 
-def test_load_demo_twice_changes_nothing_the_second_time(db):
-    run("load_demo")
+def test_load_demo_twice_changes_nothing_the_second_time(demo_library):
     first = snapshot()
 
     run("load_demo")
@@ -126,8 +127,7 @@ def test_load_demo_twice_changes_nothing_the_second_time(db):
     assert snapshot() == first
 
 
-def test_load_demo_leaves_what_editors_changed_alone(db):
-    run("load_demo")
+def test_load_demo_leaves_what_editors_changed_alone(demo_library):
     card = Card.objects.get(ref="dc-maitre-01")
     card.title = "Titre choisi par une rédactrice"
     card.save()
@@ -144,8 +144,7 @@ def test_load_demo_leaves_what_editors_changed_alone(db):
     assert (question.status, question.propositions.count()) == (Status.DRAFT, 3)
 
 
-def test_load_demo_update_brings_content_back_to_the_files(db):
-    run("load_demo")
+def test_load_demo_update_brings_content_back_to_the_files(demo_library):
     Card.objects.filter(ref="dc-maitre-01").update(title="Autre titre")
 
     run("load_demo", "--update")
@@ -153,9 +152,7 @@ def test_load_demo_update_brings_content_back_to_the_files(db):
     assert Card.objects.get(ref="dc-maitre-01").title != "Autre titre"
 
 
-def test_the_demo_content_has_no_errors(db):
-    run("load_demo")
-
+def test_the_demo_content_has_no_errors(demo_library):
     run("validate_content")  # returns normally: no CommandError, so no error
 
     assert all(report.errors == [] for report in validate_all())
