@@ -1,6 +1,12 @@
 """Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
 
 import itertools
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -149,3 +155,48 @@ def demo_library(db, settings, demo_snapshots):
     load_snapshots(list(demo_snapshots.values()), Path(settings.MEDIA_ROOT),
                    Path(settings.VAR_DIR))
 
+
+# --- manage.py as a process of its own ----------------------------------------------------------
+
+
+def _process_env(folder: Path) -> dict:
+    env = {**os.environ,
+           "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+           "PLATEAU_VAR_DIR": str(folder / "var"),
+           "MEDIA_ROOT": str(folder / "media")}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    env.pop("SQLITE_BUSY_TIMEOUT", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def _migrated_sqlite_file(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("migrated")
+    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                             cwd=django_settings.BASE_DIR, env=_process_env(folder),
+                             capture_output=True, text=True, timeout=120)
+    assert migrate.returncode == 0, migrate.stderr
+    path = folder / "db.sqlite3"
+    # Everything into the file itself, so that copying the file copies the database.
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def fresh_process_env(_migrated_sqlite_file):
+    """Return the environment of a `manage.py` process on a SQLite file in a folder of its
+    own, as `manage.py migrate` leaves it on a fresh install (migrated once per run)."""
+
+    def env_in(folder: Path) -> dict:
+        shutil.copyfile(_migrated_sqlite_file, folder / "db.sqlite3")
+        return _process_env(folder)
+
+    return env_in
+
+
+@pytest.fixture
+def process_env(tmp_path, fresh_process_env) -> dict:
+    """The environment of a `manage.py` process on a freshly migrated SQLite file of this
+    test's own."""
+    return fresh_process_env(tmp_path)

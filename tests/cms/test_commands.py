@@ -70,18 +70,11 @@ def test_validate_content_refuses_an_unknown_game(db):
         run("validate_content", "--game", "the-mind")
 
 
-def test_validate_content_exits_1_as_a_real_process(tmp_path):
-    env = {**os.environ,
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-           "PLATEAU_VAR_DIR": str(tmp_path / "var"),
-           "MEDIA_ROOT": str(tmp_path / "media")}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-
+def test_validate_content_exits_1_as_a_real_process(process_env):
     def manage(*args):
         return subprocess.run([sys.executable, "manage.py", *args], cwd=django_settings.BASE_DIR,
-                              env=env, capture_output=True, text=True, timeout=120)
+                              env=process_env, capture_output=True, text=True, timeout=120)
 
-    assert manage("migrate", "--noinput").returncode == 0
     built = manage("shell", "-c", "from tests.builders import make_card; "
                    "print(make_card('coup-de-maitre', difficulties=[1, 2, 4, 3, 5]).ref)")
     assert built.returncode == 0, built.stderr

@@ -1,7 +1,6 @@
 """SQLite serves several editors: reads go on during a long write, writers wait their turn."""
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -134,16 +133,6 @@ def test_postgresql_gets_none_of_the_sqlite_options(monkeypatch, tmp_path):
 # --- a real SQLite file under a long write --------------------------------------------------
 
 
-def manage_env(tmp_path: Path) -> dict:
-    env = {**os.environ,
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-           "PLATEAU_VAR_DIR": str(tmp_path / "var"),
-           "MEDIA_ROOT": str(tmp_path / "media")}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    env.pop("SQLITE_BUSY_TIMEOUT", None)
-    return env
-
-
 def shell(env: dict, code: str, **popen) -> subprocess.Popen:
     """Start `manage.py shell -c code` on the project's settings."""
     return subprocess.Popen([sys.executable, "manage.py", "shell", "-v", "0", "-c", code],
@@ -164,51 +153,6 @@ def events(process: subprocess.Popen) -> list[dict]:
     out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     return [json.loads(line) for line in out.splitlines()]
-
-
-def test_reads_go_on_and_a_second_writer_waits_while_a_long_write_holds_the_lock(tmp_path):
-    env = manage_env(tmp_path)
-    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"],
-                             cwd=django_settings.BASE_DIR, env=env, capture_output=True,
-                             text=True, timeout=60)
-    assert migrate.returncode == 0, migrate.stderr
-
-    processes = [long_write := shell(env, LONG_WRITE, stdin=subprocess.PIPE)]
-    try:
-        begun = next_event(long_write, "begun")
-        next_event(long_write, "inserted")
-        processes.append(reader := shell(env, READER))
-        processes.append(second_writer := shell(env, SECOND_WRITER))
-        next_event(reader, "reading")
-        attempt = next_event(second_writer, "attempt")
-        time.sleep(HOLD_AFTER_SECOND_WRITER)
-        long_write.stdin.write("commit\n")
-        long_write.stdin.flush()
-        committing = next_event(long_write, "committing")
-        committed = next_event(long_write, "committed")
-        assert long_write.wait(30) == 0, long_write.stderr.read()
-        done = [e for e in events(second_writer) if e["event"] == "done"]
-        reads = [e for e in events(reader) if e["event"] == "read"]
-    finally:
-        for process in processes:
-            process.kill()
-
-    # Every read succeeded, quickly, and saw the state before the write until it committed.
-    assert [r for r in reads if "error" in r] == []
-    assert max(r["t"] - r["start"] for r in reads) < 2.0
-    during = [r for r in reads if r["t"] < committing["t"]]
-    after = [r for r in reads if r["start"] > committed["t"]]
-    assert len(during) >= 20
-    assert {r["count"] for r in during} == {begun["before"]}
-    assert after
-    assert all(r["count"] >= begun["before"] + IMPORTED_ROWS for r in after)
-    # The second writer waited for the commit, longer than sqlite3's 5 s default, then wrote.
-    assert len(done) == 1
-    assert done[0]["t"] > committing["t"]
-    assert done[0]["t"] - attempt["t"] > HOLD_AFTER_SECOND_WRITER - 1
-    # WAL is kept in the file itself.
-    with closing(sqlite3.connect(tmp_path / "db.sqlite3")) as connection:
-        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
 # An editor logged in before the write, browsing the admin while it goes on.
@@ -252,35 +196,77 @@ for page in pages:
 """
 
 
-def test_admin_pages_open_while_a_long_write_holds_the_lock(tmp_path):
-    env = {**manage_env(tmp_path), "ALLOWED_HOSTS": "testserver"}
-    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"],
-                             cwd=django_settings.BASE_DIR, env=env, capture_output=True,
-                             text=True, timeout=60)
-    assert migrate.returncode == 0, migrate.stderr
+@pytest.fixture(scope="module")
+def long_write(fresh_process_env, tmp_path_factory) -> dict:
+    """Hold a long write on a real SQLite file while another editor reads, a third saves and
+    a reviewer browses the admin; return what each of them recorded.
+
+    The tests below read this one run: each separate run cost a Django start per process
+    and a 20 000-row write, and only this hold's wait is needed to show the timeout.
+    """
+    folder = tmp_path_factory.mktemp("long-write")
+    env = {**fresh_process_env(folder), "ALLOWED_HOSTS": "testserver"}
     setup = shell(env, EDITOR_SESSION)
     out, err = setup.communicate(timeout=60)
     assert setup.returncode == 0, err
     known = json.loads(out.splitlines()[-1])
+    admin_reader_code = ADMIN_READER.replace("sys.argv[-2]", repr(known["session"])).replace(
+        "sys.argv[-1]", repr(str(known["question"])))
 
-    processes = [long_write := shell(env, LONG_WRITE, stdin=subprocess.PIPE)]
+    processes = [writer := shell(env, LONG_WRITE, stdin=subprocess.PIPE)]
     try:
-        next_event(long_write, "begun")
-        next_event(long_write, "inserted")
-        code = ADMIN_READER.replace("sys.argv[-2]", repr(known["session"])).replace(
-            "sys.argv[-1]", repr(str(known["question"])))
-        processes.append(reader := shell(env, code))
-        pages = [e for e in events(reader) if e["event"] == "page"]
-        still_writing = long_write.poll() is None
-        long_write.stdin.write("commit\n")
-        long_write.stdin.flush()
-        assert long_write.wait(30) == 0, long_write.stderr.read()
+        begun = next_event(writer, "begun")
+        next_event(writer, "inserted")
+        processes.append(reader := shell(env, READER))
+        processes.append(second_writer := shell(env, SECOND_WRITER))
+        processes.append(admin_reader := shell(env, admin_reader_code))
+        next_event(reader, "reading")
+        attempt = next_event(second_writer, "attempt")
+        time.sleep(HOLD_AFTER_SECOND_WRITER)
+        pages = [e for e in events(admin_reader) if e["event"] == "page"]
+        still_writing = writer.poll() is None
+        writer.stdin.write("commit\n")
+        writer.stdin.flush()
+        committing = next_event(writer, "committing")
+        committed = next_event(writer, "committed")
+        assert writer.wait(30) == 0, writer.stderr.read()
+        done = [e for e in events(second_writer) if e["event"] == "done"]
+        reads = [e for e in events(reader) if e["event"] == "read"]
     finally:
         for process in processes:
             process.kill()
+    return {"begun": begun, "attempt": attempt, "committing": committing,
+            "committed": committed, "done": done, "reads": reads, "pages": pages,
+            "still_writing": still_writing, "database": folder / "db.sqlite3"}
+
+
+def test_reads_go_on_and_a_second_writer_waits_while_a_long_write_holds_the_lock(long_write):
+    begun, reads, done = long_write["begun"], long_write["reads"], long_write["done"]
+    committing, committed = long_write["committing"], long_write["committed"]
+
+    # Every read succeeded, quickly, and saw the state before the write until it committed.
+    assert [r for r in reads if "error" in r] == []
+    assert max(r["t"] - r["start"] for r in reads) < 2.0
+    during = [r for r in reads if r["t"] < committing["t"]]
+    after = [r for r in reads if r["start"] > committed["t"]]
+    assert len(during) >= 20
+    assert {r["count"] for r in during} == {begun["before"]}
+    assert after
+    assert all(r["count"] >= begun["before"] + IMPORTED_ROWS for r in after)
+    # The second writer waited for the commit, longer than sqlite3's 5 s default, then wrote.
+    assert len(done) == 1
+    assert done[0]["t"] > committing["t"]
+    assert done[0]["t"] - long_write["attempt"]["t"] > HOLD_AFTER_SECOND_WRITER - 1
+    # WAL is kept in the file itself.
+    with closing(sqlite3.connect(long_write["database"])) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_admin_pages_open_while_a_long_write_holds_the_lock(long_write):
+    pages = long_write["pages"]
 
     # Every page opened, quickly, while the write still held the lock.
-    assert still_writing
+    assert long_write["still_writing"]
     assert [(p["url"], p["status"]) for p in pages if p["status"] != 200] == []
     assert len(pages) == 5
     assert max(p["t"] - p["start"] for p in pages) < 10
