@@ -49,6 +49,19 @@ def colour(value: str):
     return HexColor(value)
 
 
+@lru_cache(maxsize=256)
+def rgb(value: str) -> tuple[float, float, float]:
+    """The red, green and blue of "#rrggbb", each from 0 to 1."""
+    solid = colour(value)
+    return solid.red, solid.green, solid.blue
+
+
+@lru_cache(maxsize=1024)
+def form_name(key: str, w: float, h: float, numbered: bool, round_face: bool) -> str:
+    """The name of a reused block in the PDF: its key and the face it was drawn for."""
+    return f"{key}-{w:g}x{h:g}{'-n' if numbered else ''}{'-o' if round_face else ''}"
+
+
 def see_through(value: str, opacity: float) -> Color:
     """The colour `value` at `opacity` (0 to 1): what is under it shows through."""
     solid = colour(value)
@@ -410,8 +423,7 @@ class CanvasPen(Pen):
         if self._forms is None:
             draw(self)
             return
-        name = (f"{key}-{self.w:g}x{self.h:g}{'-n' if self.numbered else ''}"
-                f"{'-o' if self.round_face else ''}")
+        name = form_name(key, self.w, self.h, self.numbered, self.round_face)
         self.flush()
         c = self._canvas
         if name not in self._forms:
@@ -442,7 +454,8 @@ class CanvasPen(Pen):
         text = self._text
         if self._state != (font, size, fill):
             if self._state is None or self._state[2] != fill:
-                text.setFillColor(colour(fill))
+                # As RGB: an opaque colour needs no transparency state in the PDF.
+                text.setFillColorRGB(*rgb(fill))
             if self._state is None or self._state[:2] != (font, size):
                 text.setFont(font, size, self._leading)
             self._state = (font, size, fill)
@@ -462,9 +475,9 @@ class CanvasPen(Pen):
                     width = pdfmetrics.stringWidth(line, font, size)
                     left -= width / 2 if align == "centre" else width
                 # Each line placed on its own ("1 0 0 1 x y Tm"): no cursor carried from
-                # line to line.
+                # line to line (textLine, unlike textOut, measures nothing to move it).
                 text.setTextOrigin(left, y)
-                text.textOut(line)
+                text.textLine(line)
             y -= leading
 
     def draw_fitted(self, fitted, rect, *, align="left", valign="top", fill=BLACK) -> None:

@@ -24,7 +24,7 @@ from cms.selectors import load_game, load_some
 from cms.validation import ERROR, GameContent, Problem
 
 from . import text as typo
-from .draw import CanvasPen, Issue, MeasurePen, colour
+from .draw import CanvasPen, Issue, MeasurePen, rgb
 from .products import PRODUCT_SENTENCES, PRODUCTS, Deck, Page, Product, Sheets
 from .sheets import (
     BACKS_LONG,
@@ -423,7 +423,7 @@ class Writer:
         """Write the sheet's label in its band: along the top or bottom, or up the left side."""
         c = self.canvas
         c.saveState()
-        c.setFillColor(colour(LABEL_GREY))
+        c.setFillColorRGB(*rgb(LABEL_GREY))  # opaque: no transparency state in the PDF
         c.setFont(typo.CONDENSED, LABEL_SIZE)
         text = typo.printable(text)
         baseline = (LABEL_BAND - LABEL_SIZE * 0.7 / mm) / 2

@@ -145,9 +145,9 @@ def _drawable(font: str) -> frozenset[str]:
     return frozenset(map(chr, glyphs)) | {"\n", "\t"}
 
 
-# A print fits each text twice: when validation measures its faces, then when it draws
-# them. The caches hold a few thousand cards' texts (a few MB), so the second is a lookup.
-TEXT_CACHE = 8192
+# The text caches are small: a print fits each text once (while drawing it); they serve
+# repeated labels, and the admin's checks of the same cards again and again.
+TEXT_CACHE = 1024
 
 
 @lru_cache(maxsize=TEXT_CACHE)

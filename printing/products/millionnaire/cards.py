@@ -82,6 +82,7 @@ def step_title(card: LadderCard) -> str:
 
 QUESTION_LABEL = gettext_lazy("question")
 RIGHT_LABEL = gettext_lazy("bonne réponse")
+REFERENCE_LABEL = gettext_lazy("référence")
 
 
 def proposition_label(letter: str) -> str:
@@ -254,7 +255,7 @@ def question_back(pen: Pen, card: LadderCard) -> None:
         pen.text(card.propositions[card.right], layout.answer, size=10 * layout.k,
                  font=BOLD, fill=WHITE, align="centre", valign="middle", label=RIGHT_LABEL)
     pen.text(card.ref, layout.ref, size=MIN_SIZE, fill=WHITE, align="centre",
-             valign="middle", french=False, label=_("référence"))
+             valign="middle", french=False, label=REFERENCE_LABEL)
 
 
 def back_letter(pen: Pen, *, letter: str, x: float, y: float, size: float) -> None:
