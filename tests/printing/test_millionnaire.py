@@ -793,9 +793,14 @@ def expected_pages(deck, count: int, options: PrintOptions) -> int:
     return sheets if sheet.backs == "fold" else 2 * sheets
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("card", sorted(CARD_SIZES))
-@pytest.mark.parametrize("backs", BACKS)
+# Every back mode with every card size; the paper alternates, so every pair of options is
+# printed at least once (as in test_print_fidelity; tests/printing/test_sheets.py checks
+# every sheet of every combination).
+@pytest.mark.parametrize(("card", "backs", "paper"), [
+    (card, backs, ("a4", "letter")[(i + j) % 2])
+    for i, card in enumerate(sorted(CARD_SIZES))
+    for j, backs in enumerate(BACKS)
+])
 def test_it_prints_the_card_decks_on_every_paper_card_size_and_back(demo, print_pdf, paper,
                                                                      card, backs):
     demo(GAME)
