@@ -475,9 +475,9 @@ class CanvasPen(Pen):
                     width = pdfmetrics.stringWidth(line, font, size)
                     left -= width / 2 if align == "centre" else width
                 # Each line placed on its own ("1 0 0 1 x y Tm"): no cursor carried from
-                # line to line (textLine, unlike textOut, measures nothing to move it).
+                # line to line.
                 text.setTextOrigin(left, y)
-                text.textLine(line)
+                text.textOut(line)
             y -= leading
 
     def draw_fitted(self, fitted, rect, *, align="left", valign="top", fill=BLACK) -> None:
