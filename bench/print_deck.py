@@ -37,8 +37,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 from cms.games.millionnaire import LADDER  # noqa: E402
 from cms.models import Proposition, Question, Status  # noqa: E402
 from printing import text as typo  # noqa: E402
-from printing.draw import _fitted  # noqa: E402
-from printing.render import PrintOptions, face_issues, render  # noqa: E402
+from printing.render import PrintOptions, forget_fitted, render  # noqa: E402
 
 THEMES = ["Histoire", "Géographie", "Sciences", "Arts", "Sport", "Cuisine"]
 OPENINGS = ("Quel fleuve traverse la ville", "Quel peintre a signé l’œuvre",
@@ -140,8 +139,7 @@ def pipeline(out):
 
 def forget_fitted_text() -> None:
     """Empty every cache of fitted text, so a timed run fits each text anew."""
-    for cache in (face_issues, _fitted, typo.fit, typo.french, typo.missing_glyphs):
-        cache.cache_clear()
+    forget_fitted()
 
 
 def peak_growth(function) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import get_language
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -69,7 +70,7 @@ def see_through(value: str, opacity: float) -> Color:
 
 
 @lru_cache(maxsize=typo.TEXT_CACHE)
-def _fitted(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
+def fitted_text(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
             french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
     """Return (fitted text, "", "") or (None, problem code, detail): one lookup a box."""
     value = typo.french_of(value) if french else typo.printable(value)
@@ -93,17 +94,24 @@ class Path:
 
     steps: list[tuple] = field(default_factory=list)
 
+    def _from_current_point(self, step: str) -> None:
+        # A path is checked as it is built, so measuring refuses what printing would.
+        if not self.steps:
+            raise ValueError(f"a path's {step} needs a point to start from: move_to first")
+
     def move_to(self, x: float, y: float) -> Path:
         self.steps.append(("moveTo", x, y))
         return self
 
     def line_to(self, x: float, y: float) -> Path:
+        self._from_current_point("line_to")
         self.steps.append(("lineTo", x, y))
         return self
 
     def curve_to(self, x1: float, y1: float, x2: float, y2: float, x3: float,
                  y3: float) -> Path:
         """A Bézier curve from the current point to (x3, y3), pulled by two controls."""
+        self._from_current_point("curve_to")
         self.steps.append(("curveTo", x1, y1, x2, y2, x3, y3))
         return self
 
@@ -125,8 +133,10 @@ class Path:
         self.steps.append(("rect", rect.x, rect.y, rect.w, rect.h))
         return self
 
-    def polyline(self, points) -> Path:
+    def polyline(self, points: Sequence[tuple[float, float]]) -> Path:
         """Lines through `points`, the first one moved to."""
+        if not points:
+            raise ValueError("a polyline goes through at least one point")
         (x0, y0), *rest = points
         self.move_to(x0, y0)
         for x, y in rest:
@@ -134,8 +144,18 @@ class Path:
         return self
 
     def close(self) -> Path:
+        self._from_current_point("close")
         self.steps.append(("close",))
         return self
+
+
+def line_style(cap: str, join: str) -> tuple[int | None, int | None]:
+    """ReportLab's codes of a line cap and join ("" keeps the current one); refuse others."""
+    if cap and cap not in LINE_CAPS:
+        raise ValueError(f"unknown line cap {cap!r}: one of {', '.join(LINE_CAPS)}")
+    if join and join not in LINE_JOINS:
+        raise ValueError(f"unknown line join {join!r}: one of {', '.join(LINE_JOINS)}")
+    return LINE_CAPS.get(cap), LINE_JOINS.get(join)
 
 
 def _in_points(step: tuple) -> tuple:
@@ -197,7 +217,7 @@ class Pen:
 
         `label` names the box in a report; a lazy translation is only rendered then.
         """
-        fitted, code, detail = _fitted(value, font, size, min_size, rect.w * mm, rect.h * mm,
+        fitted, code, detail = fitted_text(value, font, size, min_size, rect.w * mm, rect.h * mm,
                                        french, max_lines)
         if fitted is None:
             self.report(Issue(code, str(label), detail))
@@ -246,7 +266,10 @@ class Pen:
     def sub(self, rect: Rect, *, upside_down: bool = False) -> Iterator[Pen]:
         """A pen for `rect` of this face, its origin at the rect's bottom-left corner (its
         top-right, turned half a turn, if `upside_down`): a panel drawn as a face of its
-        own. What it cannot print is reported here."""
+        own. What it cannot print is reported here.
+
+        Inside the block, draw with the panel's pen only: this pen would draw in the
+        panel's frame, under the panel's text."""
         if upside_down:
             frame = (rect.right, rect.top, 180.0, 1.0, None)
         else:
@@ -328,11 +351,18 @@ class Pen:
 class MeasurePen(Pen):
     """Runs a face function without a canvas and collects what cannot be printed."""
 
-    # What a reused block (see CanvasPen.reuse) reported, by key and size: measured once.
+    # What a reused block (see CanvasPen.reuse) reported, by key, size and language (an
+    # issue names its box in the language it was measured in): measured once. A key names
+    # one drawing, as a form's name does in the PDF.
     _reused: dict = {}
 
+    @classmethod
+    def forget(cls) -> None:
+        """Forget what reused blocks reported: the next measure draws them again."""
+        cls._reused.clear()
+
     def reuse(self, key: str, draw) -> None:
-        name = (key, self.w, self.h, self.numbered, self.round_face)
+        name = (key, self.w, self.h, self.numbered, self.round_face, get_language())
         if name not in self._reused:
             inner = MeasurePen(self.w, self.h, self.bleed, numbered=self.numbered,
                                round_face=self.round_face)
@@ -351,16 +381,20 @@ class MeasurePen(Pen):
     def _draws_nothing(self, *args: Any, **kwargs: Any) -> None:
         """Shapes, images, backgrounds and our own labels draw nothing while measuring."""
 
-    centred = label = background = rect = dashed_rect = line = circle = polygon = shape = (
+    centred = label = background = rect = dashed_rect = line = circle = polygon = (
         image) = _draws_nothing
+
+    def shape(self, path: Path, *, fill: str | None = None, stroke: str | None = None,
+              width: float = 0.3, cap: str = "", join: str = "") -> None:
+        line_style(cap, join)  # what printing would refuse, measuring refuses too
 
 
 class CanvasPen(Pen):
     """Draws on a ReportLab canvas whose origin is the face's bottom-left corner.
 
     Consecutive text goes into one PDF text object (far fewer operators than one
-    `drawString` a line); any other drawing, or reaching for `canvas`, writes it out
-    first, so what is drawn later still lands on top. Call `flush` when the face is done.
+    `drawString` a line); any other drawing writes it out first, so what is drawn later
+    still lands on top. Call `flush` when the face is done.
     Text that cannot be printed is left out and kept in `issues`: the writer turns them
     into problems and refuses the whole PDF.
     """
@@ -430,12 +464,14 @@ class CanvasPen(Pen):
             bleed = self.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
                         uppery=self.h * mm + bleed)
-            inner = CanvasPen(self._canvas, self.w, self.h, self.bleed, numbered=self.numbered,
-                              round_face=self.round_face)
-            draw(inner)
-            inner.flush()
-            self.issues += inner.issues
-            c.endForm()
+            try:
+                inner = CanvasPen(self._canvas, self.w, self.h, self.bleed,
+                                  numbered=self.numbered, round_face=self.round_face)
+                draw(inner)
+                inner.flush()
+                self.issues += inner.issues
+            finally:
+                c.endForm()  # the page goes on, even after a failed drawing
             self._forms.add(name)
         c.doForm(name)
 
@@ -574,15 +610,18 @@ class CanvasPen(Pen):
         """Draw `path`: filled, stroked `width` mm thick, or both; `cap` ("butt", "round",
         "square") shapes the ends of open lines, `join` ("miter", "round", "bevel") their
         corners."""
+        cap_code, join_code = line_style(cap, join)
         c = self._drawing()
         c.saveState()
-        flags = self._paint(fill, stroke, width)
-        if cap:
-            c.setLineCap(LINE_CAPS[cap])
-        if join:
-            c.setLineJoin(LINE_JOINS[join])
-        c.drawPath(self._path(path), **flags)
-        c.restoreState()
+        try:
+            flags = self._paint(fill, stroke, width)
+            if cap_code is not None:
+                c.setLineCap(cap_code)
+            if join_code is not None:
+                c.setLineJoin(join_code)
+            c.drawPath(self._path(path), **flags)
+        finally:
+            c.restoreState()
 
     def image(self, source, rect: Rect) -> None:
         """Draw an image (a path or file) scaled to fit `rect`, centred, ratio kept."""

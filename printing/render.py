@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -24,7 +25,7 @@ from cms.selectors import load_game, load_some
 from cms.validation import ERROR, GameContent, Problem
 
 from . import text as typo
-from .draw import CanvasPen, Issue, MeasurePen, rgb
+from .draw import CanvasPen, Issue, MeasurePen, fitted_text, rgb
 from .products import PRODUCT_SENTENCES, PRODUCTS, Deck, Page, Product, Sheets
 from .sheets import (
     BACKS_LONG,
@@ -206,9 +207,15 @@ def select(product: Product, content: GameContent | None, *, include_drafts: boo
 # --- check ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=50_000)
 def face_issues(deck: Deck, item: Any, w: float, h: float) -> tuple[Issue, ...]:
-    """Return what the deck's faces cannot print for one item at one size (memoised)."""
+    """Return what the deck's faces cannot print for one item at one size (memoised, per
+    language: an issue names its box in the language it was measured in)."""
+    return _face_issues(deck, item, w, h, get_language())
+
+
+@lru_cache(maxsize=50_000)
+def _face_issues(deck: Deck, item: Any, w: float, h: float,
+                 language: str | None) -> tuple[Issue, ...]:
     pen = MeasurePen(w, h, numbered=deck.numbered, round_face=deck.round_face)
     deck.front(pen, item)
     if deck.back is not None:
@@ -272,6 +279,13 @@ def _nothing_message(problem: Problem) -> str:
 # The sentence of each problem printing finds; products add those of their own issues.
 SENTENCES = {"glyph_missing": _glyph_message, "text_overflow": _overflow_message,
              "nothing_to_print": _nothing_message, **PRODUCT_SENTENCES}
+
+
+def forget_fitted() -> None:
+    """Empty every cache of measured text: the next print fits each text anew."""
+    for cache in (_face_issues, fitted_text, typo.fit, typo.french, typo.missing_glyphs):
+        cache.cache_clear()
+    MeasurePen.forget()
 
 
 def issue_sentence(code: str):

@@ -9,6 +9,7 @@ import weakref
 from pathlib import Path as Path_
 
 import pypdfium2 as pdfium
+import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from printing import text as typo
@@ -312,3 +313,68 @@ def test_no_product_reaches_below_the_pen():
                     ("reportlab.pdfgen", "reportlab.graphics")):
                 found.append(f"{source.name}:{node.lineno}: import {node.module}")
     assert found == []
+
+
+def test_a_path_must_start_somewhere_for_both_pens():
+    with pytest.raises(ValueError, match="move_to first"):
+        Path().line_to(10, 10)
+    with pytest.raises(ValueError, match="move_to first"):
+        Path().curve_to(0, 0, 1, 1, 2, 2)
+    with pytest.raises(ValueError, match="at least one point"):
+        Path().polyline([])
+
+
+@pytest.mark.parametrize("style", [{"cap": "bevel"}, {"join": "pointy"}])
+def test_an_unknown_line_style_is_refused_when_measuring_as_when_printing(style):
+    line = Path().move_to(0, 0).line_to(10, 10)
+    with pytest.raises(ValueError, match="unknown line"):
+        MeasurePen(50, 50).shape(line, stroke="#000000", **style)
+    typo.fonts()
+    canvas = Canvas(io.BytesIO(), invariant=1)
+    with pytest.raises(ValueError, match="unknown line"):
+        CanvasPen(canvas, 50, 50).shape(line, stroke="#000000", **style)
+
+
+def test_a_drawing_that_fails_midway_leaves_the_page_s_state_balanced():
+    typo.fonts()
+    canvas = Canvas(io.BytesIO(), invariant=1)
+    pen = CanvasPen(canvas, 50, 50, forms=set())
+
+    def broken(inner):
+        inner.rect(Rect(0, 0, 5, 5), fill="#ff0000")
+        raise RuntimeError("a face's bug")
+
+    with pytest.raises(RuntimeError), pen.transformed(5, 5, rotate=30), pen.clipped(
+            Path().circle(0, 0, 4)):
+        pen.label("avant", 0, 0, size=8)
+        raise RuntimeError("a face's bug")
+    with pytest.raises(RuntimeError):
+        pen.reuse("broken", broken)
+    pen.rect(Rect(1, 1, 2, 2), fill="#000000")  # the page goes on
+    pen.flush()
+    content = canvas.getCurrentPageContent().split()
+    assert content.count("q") == content.count("Q")
+
+
+def test_reported_boxes_are_named_in_the_language_of_each_check():
+    # Measures are remembered; the names of the boxes they report are not frozen in the
+    # language of the first check.
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from printing.products import PRODUCTS
+    from printing.products.millionnaire.cards import LadderCard
+    from printing.render import face_issues
+
+    deck = PRODUCTS["millionnaire"]["questions"]
+    card = LadderCard(ref="q-long", step=1, amount=200, safe=False, text="Laquelle ?",
+                      propositions=("Une réponse bien trop longue " * 30, "B", "C", "D"),
+                      right=0)
+    labels = {}
+    for language in ("en", "fr", "en"):
+        with translation.override(language):
+            labels.setdefault(language, []).append(
+                {str(issue.label) for issue in face_issues(deck, card, 63, 88)})
+            expected = gettext("bonne réponse")
+        assert expected in labels[language][-1]
+    assert labels["en"][0] == labels["en"][1] != labels["fr"][0]
