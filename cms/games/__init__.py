@@ -16,23 +16,32 @@ from types import ModuleType
 from .spec import ContentKind, GameSpec, SpecError
 
 
-def _game_modules() -> dict[str, ModuleType]:
+def discover_games() -> dict[str, ModuleType]:
     """Every module of this package that defines a game, by game slug, in `order`."""
     found: dict[str, ModuleType] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
-        spec = getattr(module, "SPEC", None)
+        if not hasattr(module, "SPEC"):
+            continue  # a helper shared by games: spec, labyrinth…
+        spec = module.SPEC
         if not isinstance(spec, GameSpec):
-            continue  # a helper shared by games: spec…
+            raise SpecError(f"{module.__name__}.SPEC is a {type(spec).__name__}, not a GameSpec")
         if spec.slug in found:
             if found[spec.slug].SPEC is spec:
-                continue  # a helper that imports a game's SPEC (labyrinth)
-            raise SpecError(f"game {spec.slug!r} declared twice")
+                continue  # a module that imports another game's SPEC
+            raise SpecError(f"game {spec.slug!r} declared twice: in "
+                            f"{found[spec.slug].__name__} and in {module.__name__}")
         found[spec.slug] = module
-    return dict(sorted(found.items(), key=lambda item: (item[1].SPEC.order, item[0])))
+    orders: dict[int, str] = {}
+    for slug, module in found.items():
+        other = orders.setdefault(module.SPEC.order, slug)
+        if other != slug:
+            raise SpecError(f"games {other!r} and {slug!r} have the same order, "
+                            f"{module.SPEC.order}: give each its own place in lists")
+    return dict(sorted(found.items(), key=lambda item: item[1].SPEC.order))
 
 
-_MODULES = _game_modules()
+_MODULES = discover_games()
 
 GAMES: dict[str, GameSpec] = {slug: module.SPEC for slug, module in _MODULES.items()}
 

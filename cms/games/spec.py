@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import FrozenInstanceError, dataclass, field, fields, is_dataclass
 from typing import TYPE_CHECKING
 
@@ -41,13 +42,18 @@ PALETTE = {
 }
 
 
+# A game's slug names it in addresses and file names: "douze-coups".
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
 class SpecError(ValueError):
     """Raised when a game spec describes something impossible."""
 
 
 @dataclass(frozen=True)
 class AnswerFormat:
-    """A way to answer a question in Tout le monde veut prendre sa place."""
+    """A way a game lets a question be answered: how many propositions it shows, how many
+    points it is worth (a game's `answer_formats`, ordered by its kinds' slots)."""
 
     slug: str  # "duo"
     label: str  # "DUO"
@@ -99,6 +105,13 @@ class ContentKind:
             raise SpecError(f"{self.slug}: ordering by slot format needs slot formats")
         if self.paired and self.unit == UNIT_QUESTION:
             raise SpecError(f"{self.slug}: only cards come in pairs")
+        if self.difficulty_order == ORDER_STRICTLY_INCREASING and (
+                self.unit == UNIT_QUESTION
+                or self.questions_per_card > DIFFICULTY_MAX - DIFFICULTY_MIN + 1):
+            raise SpecError(f"{self.slug}: strictly increasing difficulty needs a card of 2 to "
+                            f"{DIFFICULTY_MAX - DIFFICULTY_MIN + 1} questions")
+        if self.ladder and self.unit != UNIT_QUESTION:
+            raise SpecError(f"{self.slug}: ladder questions stand alone, one step each")
         if self.paired != bool(self.pair_colours):
             raise SpecError(f"{self.slug}: paired cards, and only they, name their colours")
         unknown = [name for name in self.pair_colours if name not in PALETTE]
@@ -172,7 +185,7 @@ class GameSpec:
     # its questions by (other slots, such as a pool drawn from, are not ordered).
     answer_formats: dict = field(default_factory=dict)
     summary: StrOrPromise = ""
-    order: int = 0  # where the game comes in every list of games, smallest first
+    order: int = 0  # where the game comes in every list of games, from 1, each its own
 
     def __post_init__(self):
         slugs = [k.slug for k in self.kinds]
@@ -192,6 +205,10 @@ class GameSpec:
             raise SpecError(f"{self.slug}: ordering by slot format needs answer formats")
         if self.rules is not None and not _frozen_dataclass(self.rules):
             raise SpecError(f"{self.slug}: rules must be a frozen dataclass")
+        if not SLUG.fullmatch(self.slug):
+            raise SpecError(f"{self.slug!r}: a game's slug is lower-case words joined by '-'")
+        if self.order < 1:
+            raise SpecError(f"{self.slug}: order, its place in lists of games, starts at 1")
         unlabelled = [f.name for f in fields(self.rules) if "label" not in f.metadata] if (
             is_dataclass(self.rules)) else []
         if unlabelled:

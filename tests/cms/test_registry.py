@@ -64,7 +64,7 @@ def test_it_maps_each_kind_back_to_its_game_and_spec():
 
 
 def test_it_refuses_a_kind_slug_declared_by_two_games(monkeypatch):
-    twin = GameSpec(slug="jumeau", name="Jumeau", players=Players(2, 4, 4),
+    twin = GameSpec(order=1, slug="jumeau", name="Jumeau", players=Players(2, 4, 4),
                     kinds=(kind(slug="duel"),))
     monkeypatch.setattr(cms.games, "GAMES", {**GAMES, "jumeau": twin})
     with pytest.raises(SpecError):
@@ -309,8 +309,8 @@ def test_it_refuses_rules_whose_numbers_have_no_french_label():
         rounds: int = 3
 
     with pytest.raises(SpecError, match="without a label: \\['rounds'\\]"):
-        GameSpec(slug="essai", name="Essai", players=Players(minimum=2, maximum=4, coverage=4),
-                 rules=Unlabelled())
+        GameSpec(order=1, slug="essai", name="Essai",
+                 players=Players(minimum=2, maximum=4, coverage=4), rules=Unlabelled())
 
 
 def test_a_possible_kind_builds():
@@ -399,31 +399,31 @@ def test_it_refuses_a_game_without_players():
 
 def test_it_refuses_two_kinds_with_one_slug_in_a_game():
     with pytest.raises(SpecError):
-        GameSpec(slug="jeu", name="Jeu", players=Players(2, 4, 4), kinds=(kind(), kind()))
+        GameSpec(order=1, slug="jeu", name="Jeu", players=Players(2, 4, 4), kinds=(kind(), kind()))
 
 
 def test_it_refuses_a_ladder_kind_without_a_ladder():
     with pytest.raises(SpecError):
-        GameSpec(slug="jeu", name="Jeu", players=Players(2, 4, 4),
+        GameSpec(order=1, slug="jeu", name="Jeu", players=Players(2, 4, 4),
                  kinds=(kind(unit=UNIT_QUESTION, ladder=True),))
 
 
 def test_it_refuses_ladder_amounts_that_do_not_rise():
     steps = (LadderStep(1, 500, False, (1, 2)), LadderStep(2, 300, True, (1, 2)))
     with pytest.raises(SpecError):
-        GameSpec(slug="jeu", name="Jeu", players=Players(2, 4, 4), ladder=steps)
+        GameSpec(order=1, slug="jeu", name="Jeu", players=Players(2, 4, 4), ladder=steps)
 
 
 def test_it_refuses_ladder_steps_out_of_order():
     steps = (LadderStep(2, 100, False, (1, 2)), LadderStep(1, 200, True, (1, 2)))
     with pytest.raises(SpecError):
-        GameSpec(slug="jeu", name="Jeu", players=Players(2, 4, 4), ladder=steps)
+        GameSpec(order=1, slug="jeu", name="Jeu", players=Players(2, 4, 4), ladder=steps)
 
 
 @pytest.mark.parametrize("band", [(0, 2), (3, 2), (4, 6)])
 def test_it_refuses_a_difficulty_band_outside_one_to_five(band):
     with pytest.raises(SpecError):
-        GameSpec(slug="jeu", name="Jeu", players=Players(2, 4, 4),
+        GameSpec(order=1, slug="jeu", name="Jeu", players=Players(2, 4, 4),
                  ladder=(LadderStep(1, 100, True, band),))
 
 
@@ -437,7 +437,7 @@ def test_every_game_states_its_numbers_as_a_frozen_dataclass():
 
 def test_a_game_whose_numbers_are_a_loose_dict_is_refused():
     with pytest.raises(SpecError, match="frozen dataclass"):
-        GameSpec(slug="x", name="X", players=Players(2, 4, 2), rules={"stake": 3_000})
+        GameSpec(order=1, slug="x", name="X", players=Players(2, 4, 2), rules={"stake": 3_000})
 
 
 def test_the_coup_fatal_pairs_players_as_the_rules_say_for_two_three_and_four():
@@ -471,9 +471,9 @@ def test_a_kind_ordered_by_slot_format_needs_its_game_to_name_the_formats():
     ordered = kind(questions_per_card=2, slot_formats=("duo", "cash"),
                    difficulty_order=ORDER_BY_SLOT_FORMAT)
     with pytest.raises(SpecError):
-        GameSpec(slug="essai", name="Essai", players=Players(2, 4, 2), kinds=(ordered,))
+        GameSpec(order=1, slug="essai", name="Essai", players=Players(2, 4, 2), kinds=(ordered,))
 
-    game = GameSpec(slug="essai", name="Essai", players=Players(2, 4, 2), kinds=(ordered,),
+    game = GameSpec(order=1, slug="essai", name="Essai", players=Players(2, 4, 2), kinds=(ordered,),
                     answer_formats=dict(FORMATS))
     assert game.answer_formats["cash"].label == "CASH"
 
@@ -492,3 +492,50 @@ def test_the_admin_describes_a_kind_from_its_game(db):
     assert "un palier de 1 à 15" in describe_kind(MILLIONNAIRE.kind("echelle"))
     assert "DUO, puis CARRÉ, puis CASH, de plus en plus difficiles" in describe_kind(
         PRENDRE_SA_PLACE.kind("compet"))
+
+
+# --- what a game's module must get right -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"slug": "Mauvais Nom!"}, "lower-case words"),
+    ({"slug": ""}, "lower-case words"),
+    ({"order": 0}, "order"),
+])
+def test_it_refuses_a_game_that_cannot_be_named_or_placed(changes, message):
+    with pytest.raises(SpecError, match=message):
+        GameSpec(**{"order": 1, "slug": "essai", "name": "Essai",
+                    "players": Players(2, 4, 4), **changes})
+
+
+@pytest.mark.parametrize("changes", [
+    {"unit": "question", "difficulty_order": "strictly-increasing"},
+    {"questions_per_card": 6, "difficulty_order": "strictly-increasing"},
+    {"ladder": True},
+])
+def test_it_refuses_kinds_whose_every_card_would_be_wrong(changes):
+    with pytest.raises(SpecError):
+        kind(**changes)
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("from .spec import GameSpec, Players\nSPEC = (GameSpec(order=7, slug='bis', name='Bis', "
+     "players=Players(2, 4, 4)),)\n", "is a tuple, not a GameSpec"),
+    ("from .spec import GameSpec, Players\nSPEC = GameSpec(order=7, slug='millionnaire', "
+     "name='Bis', players=Players(2, 4, 4))\n", "declared twice: in cms.games.millionnaire"),
+    ("from .spec import GameSpec, Players\nSPEC = GameSpec(order=2, slug='bis', name='Bis', "
+     "players=Players(2, 4, 4))\n", "same order, 2"),
+])
+def test_finding_the_games_refuses_a_module_that_would_lose_or_hide_one(
+        tmp_path, monkeypatch, source, message):
+    import sys
+
+    import cms.games
+
+    (tmp_path / "zz_bis.py").write_text(source)
+    monkeypatch.setattr(cms.games, "__path__", [*cms.games.__path__, str(tmp_path)])
+    try:
+        with pytest.raises(SpecError, match=message):
+            cms.games.discover_games()
+    finally:
+        sys.modules.pop("cms.games.zz_bis", None)
