@@ -199,17 +199,28 @@ def print_preview(request, slug):
 # --- the change lists' action --------------------------------------------------------------
 
 
+SHOWN_PROBLEMS = 20  # a message on the change list names these; the rest are counted
+
+
 def refusal_message(problems) -> str:
-    rows = problem_rows(problems)
+    """Say why nothing prints: the first problems, each linked, and how many more."""
+    total = len(problems)
+    rows = problem_rows(problems[:SHOWN_PROBLEMS])
     items = format_html_join(
         "", "<li>{}</li>",
         ((format_html('<a href="{}">{}</a> : {}', row["url"], row["target"], row["message"])
           if row["url"] else format_html("{} : {}", row["target"], row["message"]),)
          for row in rows))
-    return format_html("{}<ul>{}</ul>", ngettext(
+    more = ""
+    if total > len(rows):
+        more = format_html("<p>{}</p>", ngettext(
+            "… et %(n)s autre : la page « Voir les problèmes du contenu » les liste tous.",
+            "… et %(n)s autres : la page « Voir les problèmes du contenu » les liste tous.",
+            total - len(rows)) % {"n": total - len(rows)})
+    return format_html("{}<ul>{}</ul>{}", ngettext(
         "Rien n’est imprimé : %(n)s problème à corriger.",
-        "Rien n’est imprimé : %(n)s problèmes à corriger.", len(rows)) % {"n": len(rows)},
-        items)
+        "Rien n’est imprimé : %(n)s problèmes à corriger.", total) % {"n": total},
+        items, more)
 
 
 def products_printing(game, model, kinds) -> list[str]:
@@ -230,6 +241,8 @@ def print_selection(request, slug: str):
     back = HttpResponseRedirect(
         reverse(f"admin:cms_{queryset.model._meta.model_name}_changelist"))
     objects = list(queryset)
+    if not objects:
+        raise Http404(_("Les éléments de cette sélection n’existent plus."))
     if any(obj.game.slug != game.slug for obj in objects):
         raise Http404(_("Cette sélection n’est pas celle de ce jeu."))
     products = products_printing(game, queryset.model, {obj.kind for obj in objects})

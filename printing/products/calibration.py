@@ -66,9 +66,9 @@ def reading_signs(backs: str) -> tuple[int, int]:
 def _title(pen: Pen, title: str, lines: list[str]) -> float:
     top = pen.h - PAGE_MARGIN
     pen.text(title, Rect(PAGE_MARGIN, top - 9, pen.w - 2 * PAGE_MARGIN, 9), size=15,
-             font=BOLD, label="titre")
+             font=BOLD, label=_("titre"))
     pen.text("\n".join(lines), Rect(PAGE_MARGIN, top - 52, pen.w - 2 * PAGE_MARGIN, 42),
-             size=9, min_size=MIN_SIZE, label="mode d’emploi")
+             size=9, min_size=MIN_SIZE, label=_("mode d’emploi"))
     return top - 52
 
 
@@ -83,7 +83,7 @@ def gauge(pen: Pen, x: float, y: float) -> None:
     pen.text(_("Ce trait mesure exactement 100 mm. Plus court ou plus long : l’impression a "
                "été mise à l’échelle ; imprimez en « taille réelle » (100 %), jamais « ajuster "
                "à la page »."), Rect(x + GAUGE + 4, y - 4, pen.w - PAGE_MARGIN - x - GAUGE - 4,
-                                     12), size=7.5, min_size=MIN_SIZE, label="jauge")
+                                     12), size=7.5, min_size=MIN_SIZE, label=_("jauge"))
 
 
 def cue_box(w: float, h: float) -> Rect:
@@ -149,7 +149,7 @@ def front_page(pen: Pen, options) -> None:
     pen.dashed_rect(box, stroke=INK)
     pen.text(_("Bord de retournement : derrière ce cadre, le verso doit dire « bon bord », "
                "à l’endroit."), box.inset(3, 2), size=8, min_size=MIN_SIZE,
-             valign="middle", label="retournement")
+             valign="middle", label=_("retournement"))
     sign_x, sign_y = reading_signs(options.backs)
     for x, y in targets(pen.w, pen.h):
         ruler(pen, x, y + ARM, vertical=False, sign=sign_x)
@@ -162,7 +162,7 @@ def back_page(pen: Pen, options) -> None:
     # Between the crosses, whichever way the sheet turns: they must show through clearly.
     pen.text(_("Calibrage recto verso — verso. Ce côté ne se lit pas : regardez le recto "
                "par transparence."), Rect(PAGE_MARGIN, h - 66, w - 2 * PAGE_MARGIN, 6),
-             size=9, font=BOLD, fill=GREY, align="centre", valign="middle", label="titre")
+             size=9, font=BOLD, fill=GREY, align="centre", valign="middle", label=_("titre"))
     flip = _flip(options, w, h)
     box = cue_box(w, h)
     # Behind the recto's cue as the chosen flip puts it; where the other flip would put it,
@@ -171,12 +171,12 @@ def back_page(pen: Pen, options) -> None:
     # middle target's cross.
     cx, cy = flip(box.x + CUE_WIDTH / 2 + 5, box.centre[1])
     pen.text(_("✓ bon bord"), Rect(cx - CUE_WIDTH / 2, cy - 5, CUE_WIDTH, 10), size=14,
-             font=BOLD, fill=GREEN, align="centre", valign="middle", label="bon bord")
+             font=BOLD, fill=GREEN, align="centre", valign="middle", label=_("bon bord"))
     wx, wy = w - cx, h - cy
     with pen.transformed(wx, wy, rotate=180):
         pen.text(_("✗ mauvais bord : choisissez l’autre bord de retournement"),
                  Rect(-CUE_WIDTH / 2, -6, CUE_WIDTH, 12), size=10, min_size=10, font=BOLD,
-                 fill=RED, align="centre", valign="middle", label="mauvais bord")
+                 fill=RED, align="centre", valign="middle", label=_("mauvais bord"))
     for x, y in targets(w, h):
         bx, by = flip(x, y)
         pen.line(bx - CROSS_HALF, by, bx + CROSS_HALF, by, stroke=RED, width=0.3)

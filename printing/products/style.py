@@ -6,6 +6,8 @@ tarot cards.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from ..draw import BLACK, WHITE, Pen
 from ..sheets import Rect
 from ..text import BOLD, MIN_SIZE, width
@@ -124,11 +126,11 @@ def card_frame(pen: Pen, *, colour: str, title: str, subtitle: str = "") -> Rect
         pen.text(subtitle, ink_box(Rect(head.x + head.w * 0.6, head.y, head.w * 0.4, head.h),
                                    small),
                  size=small, font=BOLD, fill=WHITE, align="right", valign="middle",
-                 label="sous-titre", french=False)
+                 label=_("sous-titre"), french=False)
         head = Rect(head.x, head.y, head.w * 0.6 - 1.0, head.h)
     if title:
         pen.text(title, ink_box(head, size), size=size, font=BOLD, fill=WHITE,
-                 valign="middle", label="titre")
+                 valign="middle", label=_("titre"))
     return card_body(pen)
 
 
@@ -140,7 +142,7 @@ def footer(pen: Pen, text: str) -> Rect:
     safe = pen.safe
     row = Rect(safe.x, safe.y, safe.w, line_height(FOOTER_SIZE))
     fitted = pen.text(text, ink_box(row, FOOTER_SIZE), size=FOOTER_SIZE, fill=GREY,
-                      align="right", valign="bottom", french=False, label="référence")
+                      align="right", valign="bottom", french=False, label=_("référence"))
     taken = to_mm(width(fitted.lines[0], fitted.font, fitted.size)) if fitted else row.w
     return Rect(row.right - taken, row.y, taken, row.h)
 
@@ -159,7 +161,7 @@ def back_pattern(pen: Pen, *, colour: str, title: str, emblem: str = "") -> None
         size = max(11 * scale(pen), MIN_SIZE)
         box = Rect(inner.x + 2, cy - pen.h * 0.18, inner.w - 4, pen.h * 0.16)
         pen.text(title, ink_box(box, size), size=size, font=BOLD, fill=WHITE,
-                 align="centre", valign="middle", label="titre")
+                 align="centre", valign="middle", label=_("titre"))
 
 
 def numbered(pen: Pen, number: int, x: float, y: float, *, colour: str, radius: float = 3.0,

@@ -403,6 +403,19 @@ def test_the_selection_action_refuses_cards_with_errors_and_links_to_them(editor
     assert f'<a href="{reverse("admin:cms_card_change", args=[card.pk])}">' in message
 
 
+def test_a_refusal_names_the_first_problems_and_counts_the_others(editor_client,
+                                                                   title_cards):
+    cards = [make_card("coup-de-maitre", status=Status.PUBLISHED, title=f"Trouée {n}",
+                       difficulties=[1, 2, 3]) for n in range(23)]
+
+    response = run_action(editor_client, Card, cards)
+
+    [message] = [str(m) for m in response.wsgi_request._messages]
+    assert message.startswith("Rien n’est imprimé\u00a0: 23 problèmes")
+    assert message.count("<li>") == 20
+    assert "… et 3 autres" in message
+
+
 def test_the_selection_action_sends_questions_on_cards_to_their_card(editor_client,
                                                                      title_cards):
     card = make_card("coup-de-maitre", status=Status.PUBLISHED)
