@@ -79,8 +79,9 @@ class Page:
 class Sheets:
     """Full pages: fiches sheets, score pads, boards, posters, rules.
 
-    `pages(options)` returns the pages to print, so a board can tile itself over the
-    maker's paper. A content product sets `kind` and gets the selected items.
+    `pages(options, items)` returns the pages to print, so a board can tile itself over
+    the maker's paper. A content product sets `kind` (and `to_item`) and gets the selected
+    items; a product of fixed pages gets an empty list.
     """
 
     slug: str

@@ -123,6 +123,9 @@ def test_it_is_listed_and_played_in_the_browser(project):
         assert played.status_code in (200, 302), played.status_code
         after = client.get(started.url).content.decode()
         assert "Question suivante" in after, after
+        # The play page links the game's own stylesheet, which the game ships.
+        from django.contrib.staticfiles import finders
+        assert "player/quiz-express.css" in after and finders.find("player/quiz-express.css")
         print("PLAYED")
     ''')
     out = ok(manage(project, "shell", stdin=script))
