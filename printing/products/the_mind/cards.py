@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from cms.games.the_mind import RULES, SPEC
+from cms.games.the_mind import LIFE, RULES, SHURIKEN, SPEC
 
 from ...draw import WHITE, Pen
 from ...sheets import Rect
@@ -30,9 +30,6 @@ from .look import (
     text_size,
     width_mm,
 )
-
-LIFE = "life"
-SHURIKEN = "shuriken"
 
 # Digits that still read as a digit once the card is turned upside down.
 UPSIDE_DOWN_DIGITS = {"0": "0", "1": "1", "6": "9", "8": "8", "9": "6"}
