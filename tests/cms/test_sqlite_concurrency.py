@@ -65,8 +65,11 @@ def say(event, **data):
     print(json.dumps({"event": event, "t": time.time(), **data}), flush=True)
 
 say("reading")
-# A safety net only: the loop ends once both writes show; a loaded CI machine is slow.
+# A safety net only: the loop ends a second after both writes show, so that reads surely
+# start after the long write said it committed (on a loaded machine, the second writer may
+# write before the first one's process gets to say so); a loaded CI machine is slow.
 deadline = time.time() + 90
+both_seen = None
 while time.time() < deadline:
     start = time.time()
     try:
@@ -75,8 +78,10 @@ while time.time() < deadline:
         say("read", start=start, error=str(error))
     else:
         say("read", start=start, count=count)
-        if Group.objects.filter(name="second-writer").exists():
-            break
+        if both_seen is None and Group.objects.filter(name="second-writer").exists():
+            both_seen = time.time()
+    if both_seen is not None and time.time() - both_seen > 1.0:
+        break
     time.sleep(0.05)
 """
 
