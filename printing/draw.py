@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.translation import get_language
 from reportlab.lib.colors import Color, HexColor
@@ -23,10 +23,6 @@ from reportlab.pdfgen.textobject import PDFTextObject
 
 from . import text as typo
 from .sheets import SAFE_INSET, Rect
-
-if TYPE_CHECKING:
-    # A box's label may be a lazy translation: rendered only when a report names it.
-    from django_stubs_ext import StrOrPromise
 
 # Numbered decks print "MIL-017" at the bottom of both faces: the safe zone ends above it.
 IDENT_STRIP = 3.4  # mm
@@ -211,7 +207,7 @@ class Pen:
         return Rect(safe.x, y, safe.w, IDENT_STRIP)
 
     def fit(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
-            font: str = typo.REGULAR, french: bool = True, label: StrOrPromise = "",
+            font: str = typo.REGULAR, french: bool = True, label: object = "",
             max_lines: int = 0) -> typo.Fitted | None:
         """Return the text fitted into `rect`, or report it and return None.
 
@@ -225,7 +221,7 @@ class Pen:
 
     def text(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
              font: str = typo.REGULAR, align: str = "left", valign: str = "top",
-             fill: str = BLACK, french: bool = True, label: StrOrPromise = "",
+             fill: str = BLACK, french: bool = True, label: object = "",
              max_lines: int = 0) -> typo.Fitted | None:
         """Fit `value` into `rect` (shrinking down to `min_size`) and draw it."""
         fitted = self.fit(value, rect, size=size, min_size=min_size, font=font, french=french,

@@ -42,7 +42,7 @@ class Piece:
 
     text: str
     font: str
-    label: str
+    label: object  # names the piece in a report: its str() is shown
     tail: float = 0.0
 
 
@@ -60,7 +60,7 @@ class Placed:
     w: float
     h: float
     font: str
-    label: str
+    label: object  # names the piece in a report: its str() is shown
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ class _Run:
     x: float
     text: str
     font: str
-    label: str
+    label: object  # names the piece in a report: its str() is shown
 
 
 def flow(pieces: Sequence[Piece], *, x: float, top: float, width: float, line_h: float,

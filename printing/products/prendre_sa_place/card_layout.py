@@ -32,7 +32,14 @@ from ...text import CONDENSED, CONDENSED_BOLD, NBSP
 from ...units import to_mm, to_points
 from ..style import GREY, INK
 from .look import COLOUR, FORMAT_COLOURS, SUPER_CASH, points_label, signed
-from .questions import PlayedQuestion, QuestionCard, question_label
+from .questions import (
+    CASH_ANSWER,
+    PROPOSITION,
+    VARIANTS,
+    PlayedQuestion,
+    QuestionCard,
+    question_label,
+)
 
 WRAP_TOLERANCE = 1.5  # pt a card may give up to keep its answers on one line each
 SHRINK_COST = 2.0  # a point less text weighs as much as two answer lines wrapped
@@ -137,7 +144,7 @@ def propositions(layout: Layout, question: PlayedQuestion, indexes: list[int], *
         pieces.append(Piece(
             typo.french(question.propositions[index]),
             CONDENSED_BOLD if index == question.right else CONDENSED,
-            question_label(question, _("proposition %(n)s") % {"n": index + 1}),
+            question_label(question, PROPOSITION, index + 1),
             tail=layout.pill_room(pill)))
     return pieces
 
@@ -173,13 +180,13 @@ def answer_pieces(layout: Layout, question: PlayedQuestion, width: float) -> lis
     are wider than a line break between their words.
     """
     answer = Piece(typo.french(question.cash_answer), CONDENSED_BOLD,
-                   question_label(question, _("réponse CASH")))
+                   question_label(question, CASH_ANSWER))
     units = [answer]
     variants = [typo.french(v) for v in question.variants]
     for index, variant in enumerate(variants):
         first, last = index == 0, index == len(variants) - 1
         text = ("(" if first else "") + variant + (")" if last else NBSP + "/")
-        units.append(Piece(text, CONDENSED, question_label(question, _("variantes"))))
+        units.append(Piece(text, CONDENSED, question_label(question, VARIANTS)))
     split = []
     for unit in units:
         if layout.measure(unit.text, unit.font) <= width:

@@ -84,7 +84,35 @@ def question_card(content: GameContent, card: Card) -> QuestionCard:
     )
 
 
-def question_label(question: PlayedQuestion, what: str = "") -> str:
-    """Name a question, or a part of it, in a report: « question 3, variantes »."""
-    label = _("question %(n)s") % {"n": question.number}
-    return f"{label}, {what}" if what else label
+# The parts of a question a report may name, beside the question itself.
+PROPOSITION, CASH_ANSWER, VARIANTS = "proposition", "cash", "variants"
+
+
+@dataclass(frozen=True)
+class QuestionLabel:
+    """Names a question, or a part of it, in a report: « question 3, variantes ».
+
+    Translated by `str`, when a report shows it: a card's layout is tried at many sizes,
+    and its labels compared, long before anything is reported (or nothing is).
+    """
+
+    number: int
+    part: str = ""
+    index: int = 0  # a proposition's number
+
+    def __str__(self) -> str:
+        label = _("question %(n)s") % {"n": self.number}
+        if self.part == PROPOSITION:
+            what = _("proposition %(n)s") % {"n": self.index}
+        elif self.part == CASH_ANSWER:
+            what = _("réponse CASH")
+        elif self.part == VARIANTS:
+            what = _("variantes")
+        else:
+            return label
+        return f"{label}, {what}"
+
+
+def question_label(question: PlayedQuestion, part: str = "", index: int = 0) -> QuestionLabel:
+    """The label of a question, or of one of its parts (PROPOSITION, CASH_ANSWER…)."""
+    return QuestionLabel(question.number, part, index)
