@@ -746,3 +746,25 @@ def test_it_saves_a_render_of_every_product_to_look_at(demo, print_pdf):
     for product in DECKS + SHEETS:
         path = print_pdf(GAME, product, paper="a4")
         save_png(path, 0, f"prendre-sa-place-{product}")
+
+
+def test_a_report_names_a_question_s_part_in_its_own_language():
+    from django.utils import translation
+
+    from printing.products.prendre_sa_place.questions import (
+        CASH_ANSWER,
+        PROPOSITION,
+        VARIANTS,
+        QuestionLabel,
+    )
+
+    with translation.override("fr"):
+        assert str(QuestionLabel(3)) == "question 3"
+        assert str(QuestionLabel(3, PROPOSITION, 2)) == "question 3, proposition 2"
+        assert str(QuestionLabel(4, CASH_ANSWER)) == "question 4, réponse CASH"
+        assert str(QuestionLabel(4, VARIANTS)) == "question 4, variantes"
+    with translation.override("en"):
+        french = "question 4, variantes"
+        assert str(QuestionLabel(4, VARIANTS)) != french
+    # Labels of one part compare equal without being translated: the flow joins them.
+    assert QuestionLabel(2, VARIANTS) == QuestionLabel(2, VARIANTS) != QuestionLabel(3, VARIANTS)
