@@ -549,6 +549,8 @@ def test_an_xlsx_export_writes_a_formula_as_a_text_cell(reviewer_client):
 
 
 # --- the demo library ---------------------------------------------------------------------
+# `demo_library` lays the library down as `manage.py load_demo` leaves it: the run imports
+# it once through the importers (tests/demo.py), these tests read it or load it again.
 
 
 def load_demo():
@@ -580,8 +582,8 @@ def library() -> tuple[dict, dict]:
     return questions, cards
 
 
-def test_the_demo_library_comes_back_whole_from_an_export_and_reimport(reviewer_client):
-    load_demo()
+def test_the_demo_library_comes_back_whole_from_an_export_and_reimport(reviewer_client,
+                                                                       demo_library):
     before_questions, before_cards = library()
     assert any(q["image"] for q in before_questions.values())
     questions_zip = export(reviewer_client, "question", ZIP)
@@ -606,9 +608,7 @@ def test_the_demo_library_comes_back_whole_from_an_export_and_reimport(reviewer_
     assert after_cards == before_cards
 
 
-def test_the_demo_library_has_no_validation_errors(db):
-    load_demo()
-
+def test_the_demo_library_has_no_validation_errors(demo_library):
     out = StringIO()
     call_command("validate_content", stdout=out)  # raises CommandError on any error
 
@@ -623,9 +623,7 @@ DEMO_MINIMUM_CARDS = {
 }
 
 
-def test_the_demo_has_the_published_content_the_issue_asks_for(db):
-    load_demo()
-
+def test_the_demo_has_the_published_content_the_issue_asks_for(demo_library):
     published = Card.objects.filter(status=Status.PUBLISHED)
     short = {kind: published.filter(kind=kind).count() for kind, wanted
              in DEMO_MINIMUM_CARDS.items() if published.filter(kind=kind).count() < wanted}
@@ -635,24 +633,20 @@ def test_the_demo_has_the_published_content_the_issue_asks_for(db):
     assert short == {}
 
 
-def test_the_demo_duel_cards_make_three_mutual_pairs(db):
-    load_demo()
-
+def test_the_demo_duel_cards_make_three_mutual_pairs(demo_library):
     duels = list(Card.objects.filter(kind="duel").select_related("pair"))
     assert all(card.pair is not None and card.pair.pair_id == card.pk for card in duels)
     assert len({frozenset((card.pk, card.pair_id)) for card in duels}) >= 3
 
 
-def test_all_the_demo_content_is_published(db):
-    load_demo()
-
+def test_all_the_demo_content_is_published(demo_library):
     assert Question.objects.exists()
     assert not Question.objects.exclude(status=Status.PUBLISHED).exists()
     assert not Card.objects.exclude(status=Status.PUBLISHED).exists()
 
 
-def test_loading_the_demo_twice_changes_nothing(db):
-    load_demo()
+def test_loading_the_demo_again_changes_nothing(demo_library):
+    # The library as the first load left it (the run's snapshot of it), then a second load.
     before = library()
     stamps = sorted(Question.objects.values_list("ref", "updated_at"))
     versions = Version.objects.count()
