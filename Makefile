@@ -29,8 +29,10 @@ lint: $(INSTALLED)
 typecheck: $(INSTALLED)
 	$(BIN)/mypy
 
+# Two processes (pytest-xdist), one test file each at a time: a file's module fixtures (the
+# SQLite scenario, the sixth game's project copy) are set up once.
 unit: $(INSTALLED) system-deps
-	$(BIN)/pytest -m "not browser"
+	$(BIN)/pytest -n 2 --dist loadfile -m "not browser"
 
 # Browser tests drive Debian's Chromium against live_server, in their own pytest run.
 browser: $(INSTALLED) system-deps
