@@ -61,13 +61,13 @@ def form_name(key: str, w: float, h: float, numbered: bool, round_face: bool) ->
 
 def see_through(value: str, opacity: float) -> Color:
     """The colour `value` at `opacity` (0 to 1): what is under it shows through."""
-    solid = colour(value)
-    return Color(solid.red, solid.green, solid.blue, alpha=opacity)
+    return Color(*rgb(value), alpha=opacity)
 
 
 @lru_cache(maxsize=typo.TEXT_CACHE)
-def fitted_text(value: str, font: str, size: float, min_size: float, box_w: float, box_h: float,
-            french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
+def fitted_text(value: str, font: str, size: float, min_size: float, box_w: float,
+                box_h: float, french: bool,
+                max_lines: int) -> tuple[typo.Fitted | None, str, str]:
     """Return (fitted text, "", "") or (None, problem code, detail): one lookup a box."""
     value = typo.french_of(value) if french else typo.printable(value)
     missing = typo.missing_glyphs_of(value, font)
@@ -213,8 +213,8 @@ class Pen:
 
         `label` names the box in a report; a lazy translation is only rendered then.
         """
-        fitted, code, detail = fitted_text(value, font, size, min_size, rect.w * mm, rect.h * mm,
-                                       french, max_lines)
+        fitted, code, detail = fitted_text(value, font, size, min_size, rect.w * mm,
+                                           rect.h * mm, french, max_lines)
         if fitted is None:
             self.report(Issue(code, str(label), detail))
         return fitted
@@ -603,9 +603,6 @@ class CanvasPen(Pen):
 
     def shape(self, path: Path, *, fill: str | None = None, stroke: str | None = None,
               width: float = 0.3, cap: str = "", join: str = "") -> None:
-        """Draw `path`: filled, stroked `width` mm thick, or both; `cap` ("butt", "round",
-        "square") shapes the ends of open lines, `join` ("miter", "round", "bevel") their
-        corners."""
         cap_code, join_code = line_style(cap, join)
         c = self._drawing()
         c.saveState()
@@ -622,7 +619,7 @@ class CanvasPen(Pen):
     def image(self, source, rect: Rect) -> None:
         """Draw an image (a path or file) scaled to fit `rect`, centred, ratio kept."""
         self._drawing().drawImage(source, rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm,
-                              preserveAspectRatio=True, anchor="c", mask="auto")
+                                  preserveAspectRatio=True, anchor="c", mask="auto")
 
 
 def star_points(cx: float, cy: float, outer: float, inner: float, points: int = 5):
