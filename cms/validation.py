@@ -415,9 +415,21 @@ def is_unprintable(char: str) -> bool:
     return is_invisible(char) or unicodedata.bidirectional(char) in RIGHT_TO_LEFT
 
 
+# Characters found printable so far: most text is made only of them, and is passed at once.
+_PRINTABLE: set[str] = set()
+
+
 def unprintable_characters(text: str) -> list[str]:
     """Return each character of text the printer cannot show as typed, once, in order."""
-    return [char for char in dict.fromkeys(text or "") if is_unprintable(char)]
+    if not text or _PRINTABLE.issuperset(text):
+        return []
+    found = []
+    for char in dict.fromkeys(text):
+        if is_unprintable(char):
+            found.append(char)
+        elif len(_PRINTABLE) < 4096:  # as many as is_unprintable's cache remembers
+            _PRINTABLE.add(char)
+    return found
 
 
 def character_label(char: str) -> str:

@@ -79,6 +79,22 @@ def fitted_text(value: str, font: str, size: float, min_size: float, box_w: floa
     return fitted, "", ""
 
 
+@lru_cache(maxsize=256)
+def face_boxes(w: float, h: float, numbered: bool, round_face: bool) -> tuple[Rect, Rect, Rect]:
+    """A face's trim box, safe zone and identifier strip (see Pen): the same for every face
+    of a size, worked out once."""
+    box = Rect(0, 0, w, h)
+    safe = box.inset(SAFE_INSET)
+    y = safe.y
+    if round_face:
+        radius = min(w, h) / 2 - SAFE_INSET
+        y = h / 2 - math.sqrt(max(radius ** 2 - IDENT_HALF_WIDTH ** 2, 0.0))
+    ident = Rect(safe.x, y, safe.w, IDENT_STRIP)
+    if numbered:
+        safe = Rect(safe.x, ident.top, safe.w, safe.top - ident.top)
+    return box, safe, ident
+
+
 LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
 LINE_JOINS = {"miter": 0, "round": 1, "bevel": 2}
 
@@ -178,7 +194,7 @@ class Pen:
 
     @property
     def box(self) -> Rect:
-        return Rect(0, 0, self.w, self.h)
+        return face_boxes(self.w, self.h, self.numbered, self.round_face)[0]
 
     @property
     def safe(self) -> Rect:
@@ -186,11 +202,7 @@ class Pen:
 
         On a numbered face the strip at the bottom holds the face's identifier.
         """
-        safe = self.box.inset(SAFE_INSET)
-        if self.numbered:
-            top = self.ident_box.top
-            return Rect(safe.x, top, safe.w, safe.top - top)
-        return safe
+        return face_boxes(self.w, self.h, self.numbered, self.round_face)[1]
 
     @property
     def ident_box(self) -> Rect:
@@ -199,12 +211,7 @@ class Pen:
         On a round face, high enough for an identifier IDENT_HALF_WIDTH mm either side of
         the middle to stay SAFE_INSET inside the disc.
         """
-        safe = self.box.inset(SAFE_INSET)
-        y = safe.y
-        if self.round_face:
-            radius = min(self.w, self.h) / 2 - SAFE_INSET
-            y = self.h / 2 - math.sqrt(max(radius ** 2 - IDENT_HALF_WIDTH ** 2, 0.0))
-        return Rect(safe.x, y, safe.w, IDENT_STRIP)
+        return face_boxes(self.w, self.h, self.numbered, self.round_face)[2]
 
     def fit(self, value: str, rect: Rect, *, size: float, min_size: float = typo.MIN_SIZE,
             font: str = typo.REGULAR, french: bool = True, label: object = "",
@@ -280,8 +287,14 @@ class Pen:
 
     # What a face draws. A MeasurePen draws nothing; a CanvasPen draws on its canvas.
 
-    def reuse(self, key: str, draw: Callable[[Pen], None]) -> None:
-        """Draw `draw(pen)` once per document as a form, then place that form again."""
+    def reuse(self, key: str, draw: Callable[[Pen], None], *, under_text: bool = False
+              ) -> None:
+        """Draw `draw(pen)` once per document as a form, then place that form again.
+
+        The form lands on top of everything drawn so far, unless `under_text`: then it goes
+        under the text drawn since the last shape, which stays on top (for a block no
+        text overlaps, such as the identifier's pill: its text then joins the face's).
+        """
         raise NotImplementedError
 
     def centred(self, value: str, x: float, y: float, *, size: float,
@@ -357,7 +370,7 @@ class MeasurePen(Pen):
         """Forget what reused blocks reported: the next measure draws them again."""
         cls._reused.clear()
 
-    def reuse(self, key: str, draw) -> None:
+    def reuse(self, key: str, draw, *, under_text: bool = False) -> None:
         name = (key, self.w, self.h, self.numbered, self.round_face, get_language())
         if name not in self._reused:
             inner = MeasurePen(self.w, self.h, self.bleed, numbered=self.numbered,
@@ -444,24 +457,28 @@ class CanvasPen(Pen):
             methods[name](*values)
         return drawn
 
-    def reuse(self, key: str, draw) -> None:
+    def reuse(self, key: str, draw, *, under_text: bool = False) -> None:
         """Draw `draw(pen)` once per document as a form, then place that form again.
 
         For what many faces of one size repeat (a ladder step's header, say): the PDF holds
-        it once. Without a document to hold forms, it is simply drawn.
+        it once. Without a document to hold forms, it is simply drawn (on top).
         """
         if self._forms is None:
             draw(self)
             return
         name = form_name(key, self.w, self.h, self.numbered, self.round_face)
-        self.flush()
+        if not under_text:
+            self.flush()
+        # Pending text is a text object of its own, not yet in the canvas's stream: a form
+        # placed now lands under it.
         c = self._canvas
         if name not in self._forms:
             bleed = self.bleed * mm
             c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
                         uppery=self.h * mm + bleed)
             try:
-                inner = CanvasPen(self._canvas, self.w, self.h, self.bleed,
+                # A form may place forms of its own: the PDF still holds each once.
+                inner = CanvasPen(self._canvas, self.w, self.h, self.bleed, self._forms,
                                   numbered=self.numbered, round_face=self.round_face)
                 draw(inner)
                 inner.flush()

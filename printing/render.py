@@ -480,9 +480,9 @@ class Writer:
             pen.reuse(*shared)
         if draw is not None:
             draw(pen, item)
-        pen.flush()
         if ident:
             draw_ident(pen, ident)
+        pen.flush()
         self.unprintable(pen, product, source)
         c.restoreState()
 
@@ -498,16 +498,22 @@ class Writer:
         self.canvas.save()
 
 
+DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+
+
 def draw_ident(pen: CanvasPen, ident: str) -> None:
-    """Print a face's identifier, small, on a white pill readable on any background."""
+    """Print a face's identifier, small, on a white pill readable on any background.
+
+    The pill goes over every shape of the face, under the face's last text (which keeps
+    out of the identifier's strip), and the identifier joins that text.
+    """
     box = pen.ident_box
     cx, cy = box.centre
     # Every identifier of a deck has the same width (its digits are as wide as each other):
     # the pill is one form, placed again.
-    shape = "".join("0" if char.isdigit() else char for char in ident)
-    pen.reuse(f"ident-{shape}", lambda inner: _pill(inner, shape))
+    shape = ident.translate(DIGITS_AS_ZERO)
+    pen.reuse(f"ident-{shape}", lambda inner: _pill(inner, shape), under_text=True)
     pen.centred(ident, cx, cy, size=LABEL_SIZE, font=typo.CONDENSED, fill=LABEL_GREY)
-    pen.flush()
 
 
 def _pill(pen: CanvasPen, shape: str) -> None:

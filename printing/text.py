@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -86,13 +87,23 @@ class Font(TTFont):
     def __init__(self, name: str, filename: str):
         super().__init__(name, filename)
         self.first_subset: WeakKeyDictionary = WeakKeyDictionary()  # per document
+        # The document written last and its codes: a document writes line after line.
+        self.last_document: tuple[weakref.ref, _FirstSubset] | None = None
+
+    def codes_for(self, doc) -> _FirstSubset:
+        last = self.last_document
+        if last is not None and last[0]() is doc:
+            return last[1]
+        codes = self.first_subset.get(doc)
+        if codes is None:
+            codes = self.first_subset[doc] = _FirstSubset()
+        self.last_document = (weakref.ref(doc), codes)
+        return codes
 
     def splitString(self, text, doc, encoding="utf-8"):
         if not isinstance(text, str) or not text:
             return super().splitString(text, doc, encoding)
-        codes = self.first_subset.get(doc)
-        if codes is None:
-            codes = self.first_subset[doc] = _FirstSubset()
+        codes = self.codes_for(doc)
         try:
             return [(0, text.translate(codes).encode("latin-1"))]
         except _Unknown:

@@ -193,12 +193,20 @@ def question_front_form(pen: Pen) -> None:
 def question_front(pen: Pen, card: LadderCard) -> None:
     """The step, the question and its four propositions; the answer is on the back."""
     layout = layout_of(pen)
-    pen.reuse(f"millionnaire-front-step-{card.step}", partial(front_header, card=card))
+    # One form a step, holding what every card shares and the step's header: a card
+    # places one form, the PDF holds each drawing once.
+    pen.reuse(f"millionnaire-front-step-{card.step}", partial(step_front, card=card))
     pen.text(card.text, layout.question, size=10.5 * layout.k, valign="middle",
              label=QUESTION_LABEL)
     for rect, proposition, label in zip(layout.propositions, card.propositions,
                                         PROPOSITION_LABELS, strict=False):
         pen.text(proposition, rect, size=8.5 * layout.k, valign="middle", label=label)
+
+
+def step_front(pen: Pen, *, card: LadderCard) -> None:
+    """What every card of a step shows on its front, under its question."""
+    pen.reuse("millionnaire-front", question_front_form)
+    front_header(pen, card=card)
 
 
 def front_header(pen: Pen, *, card: LadderCard) -> None:
@@ -246,21 +254,28 @@ def question_back_form(pen: Pen) -> None:
 def question_back(pen: Pen, card: LadderCard) -> None:
     """The step, its amount and the right answer, behind the question."""
     layout = layout_of(pen)
-    cx, cy = layout.centre
-    pen.reuse(f"millionnaire-back-step-{card.step}", partial(back_header, card=card))
+    # The step's back, holding what every back shares, then the right answer's letter.
+    pen.reuse(f"millionnaire-back-step-{card.step}", partial(back_of_step, card=card))
     if card.right >= 0:
         letter = LETTERS[card.right]
-        pen.reuse(f"millionnaire-back-letter-{letter}", partial(
-            back_letter, letter=letter, x=cx, y=cy + 2 * layout.k, size=24 * layout.k))
+        pen.reuse(f"millionnaire-back-letter-{letter}", partial(back_letter, letter=letter))
         pen.text(card.propositions[card.right], layout.answer, size=10 * layout.k,
                  font=BOLD, fill=WHITE, align="centre", valign="middle", label=RIGHT_LABEL)
     pen.text(card.ref, layout.ref, size=MIN_SIZE, fill=WHITE, align="centre",
              valign="middle", french=False, label=REFERENCE_LABEL)
 
 
-def back_letter(pen: Pen, *, letter: str, x: float, y: float, size: float) -> None:
+def back_of_step(pen: Pen, *, card: LadderCard) -> None:
+    """The back every card of a step shares: the pattern, the disc, the step's header."""
+    pen.reuse("millionnaire-back", question_back_form)
+    back_header(pen, card=card)
+
+
+def back_letter(pen: Pen, *, letter: str) -> None:
     """The right answer's letter on the back's gold disc."""
-    pen.centred(letter, x, y, size=size, font=BOLD, fill=COLOUR)
+    layout = layout_of(pen)
+    cx, cy = layout.centre
+    pen.centred(letter, cx, cy + 2 * layout.k, size=24 * layout.k, font=BOLD, fill=COLOUR)
 
 
 QUESTION_CARDS = Deck(
@@ -273,8 +288,6 @@ QUESTION_CARDS = Deck(
     to_item=ladder_card,
     front=question_front,
     back=question_back,
-    back_form=question_back_form,
-    front_form=question_front_form,
 )
 
 # --- answer cards A, B, C, D --------------------------------------------------------------
