@@ -91,10 +91,18 @@ BARE_REGULAR, BARE_BOLD = "Bare", "Bare-Bold"
 
 
 def bare_fonts() -> None:
-    """Register ReportLab's own TTFont over the files our regular and bold fonts use."""
+    """Register ReportLab's own TTFont over the files our regular and bold fonts use.
+
+    ReportLab registers one font object a typeface: a second TTFont of a file already
+    registered would be our Font under another name. So each bare font's typeface is
+    renamed first ("Bare-DejaVuSans"), which only changes the name its PDF subsets carry.
+    """
     typo.fonts()
     for name, ours in ((BARE_REGULAR, typo.REGULAR), (BARE_BOLD, typo.BOLD)):
-        pdfmetrics.registerFont(TTFont(name, pdfmetrics.getFont(ours).face.filename))
+        font = TTFont(name, pdfmetrics.getFont(ours).face.filename)
+        font.face.name = b"Bare-" + font.face.name
+        pdfmetrics.registerFont(font)
+        assert type(pdfmetrics.getFont(name)) is TTFont, "the bare loop must use ReportLab's font"
 
 
 def bare_canvas(texts, out) -> None:
