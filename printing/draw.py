@@ -495,25 +495,36 @@ class CanvasPen(Pen):
             self._state = None
             self._leading = None
 
+    def _at(self, x: float, y: float) -> PDFTextObject:
+        """The text object, its next line's baseline set at (x, y) points."""
+        if self._text is None:
+            # A new text object starts where its first line goes ("BT 1 0 0 1 x y Tm").
+            self._text = self._canvas.beginText(x, y)
+        else:
+            self._text.setTextOrigin(x, y)
+        return self._text
+
+    def _style(self, text: PDFTextObject, font: str, size: float, fill: str) -> None:
+        """Set the font and colour of the text that follows, where they change."""
+        state = self._state
+        if state != (font, size, fill):
+            if state is None or state[2] != fill:
+                # As RGB: an opaque colour needs no transparency state in the PDF.
+                text.setFillColorRGB(*rgb(fill))
+            if state is None or state[:2] != (font, size):
+                text.setFont(font, size, self._leading)
+            self._state = (font, size, fill)
+
     def _lines(self, lines, x: float, y: float, leading: float, font: str, size: float,
                fill: str, align: str) -> None:
         """Add lines of text, the first with its baseline at (x, y) points."""
-        if self._text is None:
-            self._text = self._canvas.beginText()
-        text = self._text
-        if self._state != (font, size, fill):
-            if self._state is None or self._state[2] != fill:
-                # As RGB: an opaque colour needs no transparency state in the PDF.
-                text.setFillColorRGB(*rgb(fill))
-            if self._state is None or self._state[:2] != (font, size):
-                text.setFont(font, size, self._leading)
-            self._state = (font, size, fill)
         if align == "left" and len(lines) > 1:
             # A left-aligned block: placed once, each line then one leading lower ("T*").
+            text = self._at(x, y)
+            self._style(text, font, size, fill)
             if self._leading != leading:
                 text.setLeading(leading)
                 self._leading = leading
-            text.setTextOrigin(x, y)
             for line in lines:
                 text.textLine(line)
             return
@@ -525,7 +536,8 @@ class CanvasPen(Pen):
                     left -= width / 2 if align == "centre" else width
                 # Each line placed on its own ("1 0 0 1 x y Tm"): no cursor carried from
                 # line to line.
-                text.setTextOrigin(left, y)
+                text = self._at(left, y)
+                self._style(text, font, size, fill)
                 text.textOut(line)
             y -= leading
 

@@ -407,6 +407,9 @@ class Writer:
         self.game_slug = game_slug
         self.game_name = GAMES[game_slug].name if game_slug in GAMES else ""
         self.problems: list[Problem] = []  # text found unprintable while drawing
+        # The words of every sheet's label, translated once a print (not once a page).
+        self.sheet_words = _("feuille %(n)s/%(total)s")
+        self.recto, self.verso, self.to_fold = _("recto"), _("verso"), _("à plier")
 
     def advance(self, count: int) -> None:
         self.done += count
@@ -451,7 +454,7 @@ class Writer:
 
     def sheet_label(self, products: str, sheet: int, sheets: int, side: str) -> str:
         """Return « Les 12 Coups de Midi · Duels · feuille 3/7 · recto »."""
-        return " · ".join((self.game_name, products, _("feuille %(n)s/%(total)s") % {
+        return " · ".join((self.game_name, products, self.sheet_words % {
             "n": sheet, "total": sheets}, side))
 
     def crop_marks(self, marks) -> None:
@@ -624,28 +627,28 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
         writer.end()
 
     if preview:
-        page(chunks[0], 1, backs=False, side=_("à plier") if folded else _("recto"))
+        page(chunks[0], 1, backs=False, side=writer.to_fold if folded else writer.recto)
         writer.advance(len(chunks[0]))
         return
     if folded:
         for number, chunk in enumerate(chunks, start=1):
-            page(chunk, number, backs=False, side=_("à plier"))
+            page(chunk, number, backs=False, side=writer.to_fold)
             writer.advance(len(chunk))
     elif not has_backs:
         for number, chunk in enumerate(chunks, start=1):
-            page(chunk, number, backs=False, side=_("recto"))
+            page(chunk, number, backs=False, side=writer.recto)
             writer.blank_verso(page_w, page_h)
             writer.advance(len(chunk))
     elif sheet.backs == BACKS_SEPARATE:
         for number, chunk in enumerate(chunks, start=1):
-            page(chunk, number, backs=False, side=_("recto"))
+            page(chunk, number, backs=False, side=writer.recto)
             writer.advance(len(chunk))
         for number, chunk in enumerate(chunks, start=1):
-            page(chunk, number, backs=True, side=_("verso"))
+            page(chunk, number, backs=True, side=writer.verso)
     else:
         for number, chunk in enumerate(chunks, start=1):
-            page(chunk, number, backs=False, side=_("recto"))
-            page(chunk, number, backs=True, side=_("verso"))
+            page(chunk, number, backs=False, side=writer.recto)
+            page(chunk, number, backs=True, side=writer.verso)
             writer.advance(len(chunk))
 
 
@@ -666,7 +669,7 @@ def write_sheets(writer: Writer, product: Sheets, entries: list[Selected], *,
         verso = product.duplex and index % 2 == 1
         number = index // 2 + 1 if product.duplex else index + 1
         writer.label(writer.sheet_label(str(product.label), number, sheets,
-                                        _("verso") if verso else _("recto")),
+                                        writer.verso if verso else writer.recto),
                      Rect(EDGE, EDGE, w - 2 * EDGE, LABEL_BAND))
         writer.end()
         last = index == len(pages) - 1
