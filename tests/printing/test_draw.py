@@ -378,3 +378,62 @@ def test_reported_boxes_are_named_in_the_language_of_each_check():
             expected = gettext("bonne réponse")
         assert expected in labels[language][-1]
     assert labels["en"][0] == labels["en"][1] != labels["fr"][0]
+
+
+# --- forms: drawn once in the PDF, placed again ---------------------------------------------
+
+def drawn_with_forms(draw, faces: int = 1) -> tuple:
+    """Like `drawn`, with a document that keeps forms: `draw(pen)` for each of `faces`
+    faces side by side (each 100 / faces mm wide); return the page image and the PDF."""
+    typo.fonts()
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(PAGE_MM * MM, PAGE_MM * MM), invariant=1)
+    forms: set[str] = set()
+    width = PAGE_MM / faces
+    for face in range(faces):
+        canvas.saveState()
+        canvas.translate(face * width * MM, 0)
+        pen = CanvasPen(canvas, width, PAGE_MM, forms=forms)
+        draw(pen)
+        pen.flush()
+        canvas.restoreState()
+    canvas.showPage()
+    canvas.save()
+    document = pdfium.PdfDocument(out.getvalue())
+    return document[0].render(scale=PX / MM).to_pil().convert("RGB"), out.getvalue()
+
+
+BLACK_PX = (0, 0, 0)
+
+
+@pytest.mark.parametrize("under_text", [True, False])
+def test_a_form_placed_under_text_goes_over_shapes_and_under_the_text(under_text):
+    # A black face, a red full block (█) of text, then a white card reused over both:
+    # under the text, the block stays red and the white covers the black around it;
+    # otherwise the white covers the block too.
+    def draw(pen):
+        pen.rect(Rect(0, 0, 100, 100), fill="#000000")
+        pen.label("\u2588", 40, 45, size=60, fill="#ff0000")
+        pen.reuse("card", lambda inner: inner.rect(Rect(20, 20, 60, 60), fill="#ffffff"),
+                  under_text=under_text)
+
+    image, _pdf = drawn_with_forms(draw)
+    assert near(at(image, 45, 50), RED if under_text else WHITE_PX)  # inside the block
+    assert near(at(image, 25, 25), WHITE_PX)  # the card, beside the block
+    assert near(at(image, 10, 10), BLACK_PX)  # the face, beside the card
+
+
+def test_a_form_inside_a_form_is_held_once_and_shows_on_every_face():
+    def disc(pen):
+        pen.circle(25, 70, 5, fill="#ff0000")
+
+    def design(pen):
+        pen.rect(Rect(5, 5, 40, 40), fill="#000000")
+        pen.reuse("disc", disc)
+
+    image, pdf = drawn_with_forms(lambda pen: pen.reuse("design", design), faces=2)
+    for left in (0, 50):  # both faces show the design and its disc
+        assert near(at(image, left + 25, 25), BLACK_PX)
+        assert near(at(image, left + 25, 70), RED)
+        assert near(at(image, left + 25, 55), WHITE_PX)
+    assert pdf.count(b"/Subtype /Form") == 2  # the design and the disc, once each
