@@ -64,11 +64,9 @@ def see_through(value: str, opacity: float) -> Color:
     return Color(*rgb(value), alpha=opacity)
 
 
-@lru_cache(maxsize=typo.TEXT_CACHE)
-def fitted_text(value: str, font: str, size: float, min_size: float, box_w: float,
-                box_h: float, french: bool,
-                max_lines: int) -> tuple[typo.Fitted | None, str, str]:
-    """Return (fitted text, "", "") or (None, problem code, detail): one lookup a box."""
+def fit_text(value: str, font: str, size: float, min_size: float, box_w: float,
+             box_h: float, french: bool, max_lines: int) -> tuple[typo.Fitted | None, str, str]:
+    """Return (fitted text, "", "") or (None, problem code, detail)."""
     value = typo.french_of(value) if french else typo.printable(value)
     missing = typo.missing_glyphs_of(value, font)
     if missing:
@@ -93,6 +91,12 @@ def face_boxes(w: float, h: float, numbered: bool, round_face: bool) -> tuple[Re
     if numbered:
         safe = Rect(safe.x, ident.top, safe.w, safe.top - ident.top)
     return box, safe, ident
+
+
+# Checks measure the same cards again and again: they remember what they fitted. A print
+# fits each text once, while drawing it: remembering would only keep thousands of fitted
+# texts alive for the garbage collector to go through.
+fitted_text = lru_cache(maxsize=typo.TEXT_CACHE)(fit_text)
 
 
 LINE_CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -181,6 +185,9 @@ def _in_points(step: tuple) -> tuple:
 class Pen:
     """What every pen offers: the face's size, its safe zone and fitted text."""
 
+    # How a pen fits text (the same rule for all): a print fits each text once.
+    fitting = staticmethod(fit_text)
+
     def __init__(self, w: float, h: float, bleed: float = 0.0, *, numbered: bool = False,
                  round_face: bool = False):
         self.w = w
@@ -220,8 +227,8 @@ class Pen:
 
         `label` names the box in a report; a lazy translation is only rendered then.
         """
-        fitted, code, detail = fitted_text(value, font, size, min_size, rect.w * mm,
-                                           rect.h * mm, french, max_lines)
+        fitted, code, detail = self.fitting(value, font, size, min_size, rect.w * mm,
+                                            rect.h * mm, french, max_lines)
         if fitted is None:
             self.report(Issue(code, str(label), detail))
         return fitted
@@ -359,6 +366,8 @@ class Pen:
 
 class MeasurePen(Pen):
     """Runs a face function without a canvas and collects what cannot be printed."""
+
+    fitting = staticmethod(fitted_text)  # checks measure the same texts again and again
 
     # What a reused block (see CanvasPen.reuse) reported, by key, size and language (an
     # issue names its box in the language it was measured in): measured once. A key names
