@@ -720,6 +720,9 @@ def render(game_slug: str, product_slugs: Sequence[str] = (), options: PrintOpti
     problems = check(game_slug, products, content, chosen, options, whole_game=not partial)
     if problems:
         raise PrintRefused(problems)
+    # What is printed is chosen and checked: the rest of the loaded content (propositions
+    # by question, answers in play…) is let go before the long part, the drawing.
+    del content
     items = sum(len(chosen[p.slug]) for p in products if isinstance(p, Deck))
     total = items + sum(1 for p in products if isinstance(p, Sheets))
     labels = ", ".join(str(p.label) for p in products)
