@@ -38,6 +38,32 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if not item.get_closest_marker("renders")]
 
 
+# --- make unit: two processes, a file each at a time ------------------------------------------
+
+# Files that mostly wait on processes of their own (a copy of the project driven through its
+# commands, a SQLite file under a long write). pytest-xdist gives out the files with the most
+# tests first, which left these for the end, one process running them alone for 20 s; first,
+# the other process uses the CPU meanwhile.
+WAITING_ON_PROCESSES = ("tests/sixth_game/test_sixth_game.py",
+                        "tests/cms/test_sqlite_concurrency.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class WaitingFilesFirst(LoadFileScheduling):
+        def _assign_work_unit(self, node):
+            for path in reversed(WAITING_ON_PROCESSES):
+                if path in self.workqueue:
+                    self.workqueue.move_to_end(path, last=False)
+            super()._assign_work_unit(node)
+
+    return WaitingFilesFirst(config, log)
+
+
 def _member(username: str, group: str) -> User:
     user = User.objects.create_user(username=username, password="motdepasse-test",
                                     is_staff=True)
