@@ -1,12 +1,15 @@
 """Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
 
+import fcntl
 import itertools
 import os
+import pickle
 import shutil
 import sqlite3
 import subprocess
 import sys
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,6 +39,32 @@ def pytest_collection_modifyitems(config, items):
     if renders:
         config.hook.pytest_deselected(items=renders)
         items[:] = [item for item in items if not item.get_closest_marker("renders")]
+
+
+# --- make unit: two processes, a file each at a time ------------------------------------------
+
+# Files that mostly wait on processes of their own (a copy of the project driven through its
+# commands, a SQLite file under a long write). pytest-xdist gives out the files with the most
+# tests first, which left these for the end, one process running them alone for 20 s; first,
+# the other process uses the CPU meanwhile.
+WAITING_ON_PROCESSES = ("tests/sixth_game/test_sixth_game.py",
+                        "tests/cms/test_sqlite_concurrency.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class WaitingFilesFirst(LoadFileScheduling):
+        def _assign_work_unit(self, node):
+            for path in reversed(WAITING_ON_PROCESSES):
+                if path in self.workqueue:
+                    self.workqueue.move_to_end(path, last=False)
+            super()._assign_work_unit(node)
+
+    return WaitingFilesFirst(config, log)
 
 
 def _member(username: str, group: str) -> User:
@@ -124,6 +153,24 @@ def _site_language_after_each_test():
     translation.activate(django_settings.LANGUAGE_CODE)
 
 
+@contextmanager
+def made_once_per_run(tmp_path_factory, name: str) -> Iterator[Path]:
+    """Yield the run's folder `name`, locked: the first process of the run to ask makes what
+    it holds, and the others, asking after, find it made.
+
+    One folder for the two processes of make unit (pytest-xdist's workers share the
+    folder above their own); a run in one process has a folder of its own.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder = base / name
+    folder.mkdir(exist_ok=True)
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # let go when the file closes
+        yield folder
+
+
 # --- the demo library -------------------------------------------------------------------------
 # The importer runs once per run and game, and its rows are laid down again in each test's
 # transaction. Tests of the import itself (tests/cms) run load_demo for real.
@@ -133,8 +180,14 @@ def _site_language_after_each_test():
 def demo_snapshots(django_db_setup, django_db_blocker, tmp_path_factory):
     """Import each game's demo library once per run, in load_demo's order, to lay it down
     again in each test."""
-    with django_db_blocker.unblock():
-        return DemoSnapshot.take_each(demo_games(), tmp_path_factory.mktemp("demo"))
+    with made_once_per_run(tmp_path_factory, "demo") as folder:
+        taken = folder / "snapshots.pickle"
+        if taken.exists():  # another process of the run took them, on the same migrations
+            return pickle.loads(taken.read_bytes())
+        with django_db_blocker.unblock():
+            snapshots = DemoSnapshot.take_each(demo_games(), folder)
+        taken.write_bytes(pickle.dumps(snapshots))
+        return snapshots
 
 
 @pytest.fixture
@@ -171,16 +224,19 @@ def _process_env(folder: Path) -> dict:
 
 @pytest.fixture(scope="session")
 def _migrated_sqlite_file(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("migrated")
-    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                             cwd=django_settings.BASE_DIR, env=_process_env(folder),
-                             capture_output=True, text=True, timeout=120)
-    assert migrate.returncode == 0, migrate.stderr
-    path = folder / "db.sqlite3"
-    # Everything into the file itself, so that copying the file copies the database.
-    with closing(sqlite3.connect(path)) as connection:
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path
+    with made_once_per_run(tmp_path_factory, "migrated") as folder:
+        path = folder / "db.sqlite3"
+        if path.exists():
+            return path
+        migrate = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=django_settings.BASE_DIR, env=_process_env(folder), capture_output=True,
+            text=True, timeout=120)
+        assert migrate.returncode == 0, migrate.stderr
+        # Everything into the file itself, so that copying the file copies the database.
+        with closing(sqlite3.connect(path)) as connection:
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return path
 
 
 @pytest.fixture(scope="session")

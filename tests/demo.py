@@ -107,6 +107,20 @@ class DemoSnapshot:
             transaction.set_rollback(True)
         return snapshots
 
+    def __getstate__(self) -> dict:
+        # Tables go by their model's label: an auto-created model (a many-to-many table) is
+        # no attribute of its module, which pickle would look it up as.
+        return {**self.__dict__,
+                "rows": {model._meta.label: rows for model, rows in self.rows.items()},
+                "counts_before": {model._meta.label: count
+                                  for model, count in self.counts_before.items()}}
+
+    def __setstate__(self, state: dict) -> None:
+        state["rows"] = {apps.get_model(label): rows for label, rows in state["rows"].items()}
+        state["counts_before"] = {apps.get_model(label): count
+                                  for label, count in state["counts_before"].items()}
+        self.__dict__.update(state)
+
     @staticmethod
     def _content_types_of(written: dict) -> dict:
         ids = {row[field.attname] for model, rows in written.items()

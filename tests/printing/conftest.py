@@ -7,6 +7,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 from django.conf import settings
+from django.db import transaction
 from reportlab.lib.units import mm
 
 from printing.render import PrintOptions, render
@@ -23,6 +24,37 @@ def print_pdf(tmp_path):
         render(game, products, PrintOptions(**options), out=str(path),
                include_drafts=include_drafts, refs=refs)
         return path
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def _module_prints(tmp_path_factory) -> tuple[Path, dict]:
+    return tmp_path_factory.mktemp("prints"), {}
+
+
+@pytest.fixture
+def demo_print(demo, demo_snapshots, _module_prints):
+    """Return the PDF `draw(path)` prints from a game's demo library alone, printed once per
+    test module for every test that asks for the same `key`.
+
+    The demo is laid down in a savepoint rolled back after the print: the test's database
+    stays as it was. Ask before the test writes content of its own.
+    """
+    folder, printed = _module_prints
+
+    def run(key, game: str, draw) -> Path:
+        if key not in printed:
+            path = folder / f"{game}-{len(printed)}.pdf"
+            snapshot = demo_snapshots.get(game)  # The Mind and Le Minotaure have no content
+            with transaction.atomic():
+                if snapshot is not None:
+                    assert snapshot.fits(), "the demo prints alone: ask before writing content"
+                    demo(game)
+                draw(path)
+                transaction.set_rollback(True)
+            printed[key] = path
+        return printed[key]
 
     return run
 

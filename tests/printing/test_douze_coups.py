@@ -52,13 +52,18 @@ def text_top(pdf: pdfium.PdfDocument, page: int, needle: str) -> float:
     return top / mm
 
 
-def colour_at(pdf: pdfium.PdfDocument, page: int, x: float, y: float) -> str:
-    """Return the colour printed at (x, y) mm from the page's bottom-left corner."""
+def colours_at(pdf: pdfium.PdfDocument, page: int, spots) -> list[str]:
+    """Return the colours printed at each (x, y) mm from the page's bottom-left corner."""
     scale = 4.0
     image = pdf[page].render(scale=scale).to_pil().convert("RGB")
     _w, h = pdf[page].get_size()
-    red, green, blue = image.getpixel((round(x * mm * scale), round((h - y * mm) * scale)))
-    return f"#{red:02x}{green:02x}{blue:02x}"
+    return ["#{:02x}{:02x}{:02x}".format(*image.getpixel(
+        (round(x * mm * scale), round((h - y * mm) * scale)))) for x, y in spots]
+
+
+def colour_at(pdf: pdfium.PdfDocument, page: int, x: float, y: float) -> str:
+    """Return the colour printed at (x, y) mm from the page's bottom-left corner."""
+    return colours_at(pdf, page, [(x, y)])[0]
 
 
 def near(colour: str, expected: str, tolerance: int = 6) -> bool:
@@ -198,11 +203,12 @@ def test_it_prints_a_duel_pairs_title_in_its_colour_on_both_cards(db, print_pdf)
                                    colour="violet")
     pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", refs=[first.ref, second.ref])))
     sheet = PrintOptions().sheet_for(deck("duels"))
-    for index in (0, 1):
-        trim = sheet.front(index).trim
+    trims = [sheet.front(index).trim for index in (0, 1)]
+    for trim in trims:
         header = (trim.x, trim.top - 8, trim.w, 8)
         assert "Les volcans" in flat(text_in(pdf, 0, header))
-        assert near(colour_at(pdf, 0, trim.x + 1, trim.top - 1), DUEL_COLOURS["violet"])
+    for colour in colours_at(pdf, 0, [(trim.x + 1, trim.top - 1) for trim in trims]):
+        assert near(colour, DUEL_COLOURS["violet"])
 
 
 def test_it_prints_a_duels_title_on_its_back_to_choose_a_card_face_down(db, print_pdf):
@@ -525,7 +531,7 @@ def test_it_prints_the_fiche_cache_dark_around_its_instructions(print_pdf, side)
     w, h = dc.FICHE_SIZE
     # Above and under its instructions, where a fiche's questions and answers lie under it.
     spots = [placement.matrix(w * u, h * v) for u in (0.1, 0.5, 0.9) for v in (0.05, 0.1, 0.9)]
-    assert all(luminance(colour_at(pdf, page, x, y)) < 120 for x, y in spots)
+    assert all(luminance(colour) < 120 for colour in colours_at(pdf, page, spots))
 
 
 # --- the duel's back -----------------------------------------------------------------------
@@ -537,11 +543,13 @@ def test_it_keeps_a_duels_title_and_colour_inside_the_frame_of_its_back(db, prin
     pdf = pdfium.PdfDocument(str(print_pdf(GAME, "duels", refs=[first.ref])))
     back = PrintOptions().sheet_for(deck("duels")).back(0)
     w, h = PrintOptions().face_size(deck("duels"))
+    plate, *edges = colours_at(pdf, 1, [back.matrix(w / 2, h * 0.16),
+                                        *(back.matrix(x, h * 0.3) for x in (1.5, w - 1.5))])
     # The plate of the pair's colour, under the title, within the frame.
-    assert near(colour_at(pdf, 1, *back.matrix(w / 2, h * 0.16)), DUEL_COLOURS["violet"])
+    assert near(plate, DUEL_COLOURS["violet"])
     # The frame's edge at the same height: the game's red, no band running off the card.
-    for x in (1.5, w - 1.5):
-        assert near(colour_at(pdf, 1, *back.matrix(x, h * 0.3)), dc.COLOUR)
+    for edge in edges:
+        assert near(edge, dc.COLOUR)
     title = boxes_of(pdf, 1, "Les volcans")
     frame = back.trim.inset(w * dc.BACK_FRAME)
     assert title and all(frame.contains(box) for box in title)

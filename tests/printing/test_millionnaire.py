@@ -587,10 +587,9 @@ def smallest_glyph(path) -> Glyph | None:
     return min(every, key=lambda glyph: glyph.size, default=None)
 
 
-def glyphs_on(pdf, page: int, trim: Rect, *, leave_out: str = "") -> list[Glyph]:
-    """Return the characters printed on the face whose cut is `trim`."""
-    return [glyph for glyph in glyphs(pdf, page, leave_out=leave_out)
-            if trim.contains(Rect(*glyph.box.centre, 0, 0))]
+def glyphs_on(printed: list[Glyph], trim: Rect) -> list[Glyph]:
+    """Return the characters of a page (`glyphs`) printed on the face whose cut is `trim`."""
+    return [glyph for glyph in printed if trim.contains(Rect(*glyph.box.centre, 0, 0))]
 
 
 AT_CARD_SIZE = ("questions", "reponses", "jokers", "porte-carte")  # follow the card size
@@ -623,9 +622,10 @@ def test_it_keeps_every_cards_text_3_mm_inside_its_cut(demo, print_pdf, deck, ca
     pdf = open_pdf(print_pdf(GAME, deck.slug, card=card))
 
     for page, placement in ((0, sheet.front), (1, sheet.back)):
+        printed = glyphs(pdf, page)
         for index in range(sheet.per_page):
             trim = placement(index).trim
-            on_card = glyphs_on(pdf, page, trim)
+            on_card = glyphs_on(printed, trim)
             assert on_card or page == 1  # answer cards share a back without text
             for glyph in on_card:
                 assert trim.inset(SAFE).contains(glyph.box, tolerance=0.05), (
@@ -638,12 +638,13 @@ def test_it_keeps_the_joker_tokens_text_3_mm_inside_their_round_cut(print_pdf):
     pdf = open_pdf(print_pdf(GAME, "jokers"))
 
     for page, placement in ((0, sheet.front), (1, sheet.back)):
+        # The token's identifier is the printer's, drawn where it draws it on every deck.
+        printed = glyphs(pdf, page, leave_out=r"JOK-\d+")
         for index in range(len(joker_tokens())):
             trim = placement(index).trim
             cx, cy = trim.centre
             reach = trim.w / 2 - SAFE
-            # The token's identifier is the printer's, drawn where it draws it on every deck.
-            for glyph in glyphs_on(pdf, page, trim, leave_out=r"JOK-\d+"):
+            for glyph in glyphs_on(printed, trim):
                 box = glyph.box
                 corners = [(x, y) for x in (box.x, box.right) for y in (box.y, box.top)]
                 assert all(math.dist((x, y), (cx, cy)) <= reach + 0.05 for x, y in corners), (

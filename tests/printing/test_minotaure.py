@@ -39,7 +39,14 @@ from printing.render import PrintOptions
 from printing.sheets import BACKS, CARD_SIZES, PAPERS, TileSpec
 
 from .conftest import flat, page_text, save_png, text_in
-from .test_millionnaire import READABLE, SAFE, glyphs_on, printed_pages, smallest_glyph
+from .test_millionnaire import (
+    READABLE,
+    SAFE,
+    glyphs,
+    glyphs_on,
+    printed_pages,
+    smallest_glyph,
+)
 
 GAME = "minotaure"
 PAPERS_OF_MAKERS = ("a4", "letter")
@@ -425,13 +432,14 @@ def test_it_keeps_every_cards_text_3_mm_inside_its_cut(print_pdf, deck, card):
     count = len(list(deck.items()))
 
     pdf = open_pdf(print_pdf(GAME, deck.slug, card=card))
+    printed = [glyphs(pdf, page) for page in range(len(pdf))]
 
     for index in range(count):
         sheet_index, slot = divmod(index, sheet.per_page)
         for page, placement in ((2 * sheet_index, sheet.front), (2 * sheet_index + 1,
                                                                   sheet.back)):
             trim = placement(slot).trim
-            on_card = glyphs_on(pdf, page, trim)
+            on_card = glyphs_on(printed[page], trim)
             assert on_card
             for glyph in on_card:
                 assert trim.inset(SAFE).contains(glyph.box, tolerance=0.05), (

@@ -3,12 +3,10 @@ each back behind its front on the paper, one-sided pages never back to back, pag
 that fit what each page holds, marks on the printable area, no text too small to read."""
 
 import itertools
-from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
-from django.conf import settings
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
@@ -26,31 +24,28 @@ EDGE = 4.0
 
 
 @pytest.fixture
-def game_pdf(demo, tmp_path):
-    loaded = set()
+def game_pdf(demo_print):
+    """Print a game's products from its demo library alone: each print once for the module."""
 
     def run(game, products=(), **options):
-        if game not in loaded:
-            if (Path(settings.BASE_DIR) / "fixtures" / game).is_dir():
-                demo(game)  # The Mind and Le Minotaure print fixed parts: no content
-            loaded.add(game)
-        path = tmp_path / f"{game}-{len(list(tmp_path.iterdir()))}.pdf"
         print_options = PrintOptions(**options)
-        try:
-            render(game, products, print_options, out=str(path))
-        except PrintRefused as refused:
-            # The densest cards do not fit smaller cards: the refusal says which sizes to
-            # choose instead, and the other products still print.
-            if print_options.card == "poker":
-                raise
-            for problem in refused.problems:
-                assert problem.code == "text_overflow", problem.message
-                assert "format poker" in problem.message or "tarot" in problem.message
-            left_out = {problem.args["product"] for problem in refused.problems}
-            products = [p.slug for p in products_for(game, products, print_options)
-                        if p.slug not in left_out]
-            render(game, products, print_options, out=str(path))
-        return path
+
+        def draw(path):
+            try:
+                render(game, products, print_options, out=str(path))
+            except PrintRefused as refused:
+                # The densest cards do not fit smaller cards: the refusal says which sizes
+                # to choose instead, and the other products still print.
+                if print_options.card == "poker":
+                    raise
+                for problem in refused.problems:
+                    assert problem.code == "text_overflow", problem.message
+                    assert "format poker" in problem.message or "tarot" in problem.message
+                left_out = {problem.args["product"] for problem in refused.problems}
+                render(game, [p.slug for p in products_for(game, products, print_options)
+                              if p.slug not in left_out], print_options, out=str(path))
+
+        return demo_print((game, tuple(products), print_options), game, draw)
 
     return run
 

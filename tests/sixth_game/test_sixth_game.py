@@ -10,6 +10,7 @@ is the one `makemigrations` writes (the database's check of known kinds).
 
 from __future__ import annotations
 
+import compileall
 import json
 import os
 import shutil
@@ -46,6 +47,9 @@ def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("sixth") / "plateau"
     shutil.copytree(settings.BASE_DIR, root, ignore=SKIPPED)
     shutil.copytree(TREE, root, dirs_exist_ok=True)
+    # The copy's bytecode, written once: each command below is a process of its own, which
+    # would compile the whole project again where PYTHONDONTWRITEBYTECODE is set.
+    assert compileall.compile_dir(root, quiet=1)
     # The one generated step: the database's check of known kinds learns the new ones.
     ok(manage(root, "makemigrations", "cms", "--name", "quiz_express_kinds"))
     ok(manage(root, "migrate", "--noinput"))

@@ -18,7 +18,7 @@ pills, bullets, headings, rules) in mm from the body's top-left corner, top down
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from django.utils.translation import gettext as _
@@ -45,6 +45,10 @@ WRAP_TOLERANCE = 1.5  # pt a card may give up to keep its answers on one line ea
 SHRINK_COST = 2.0  # a point less text weighs as much as two answer lines wrapped
 WIDE_COLUMN = 18.0  # mm: the narrowest column a row of four propositions may have
 SIZE_STEP = 0.25  # pt between two sizes a card tries
+OVERSHOOT = 1e-6  # mm a card's questions may pass its area by: rounding, not a real overflow
+# The least room between two questions, in lines: La Compet’ (its sections) and the others.
+SECTION_GAP = 0.3
+FREE_GAP = 0.9
 # Four columns only where they are wide (La Compet’, Le Défi): on a playing card a row of
 # four reads as a crowded line, not as a grid.
 PROPOSITION_COLUMNS = {4: WIDE_COLUMN, 2: 0.0}
@@ -299,25 +303,62 @@ def gutter_for(card: QuestionCard, size: float) -> float:
     return widest * 2 + probe.em * 0.45
 
 
-def lay_out_sections(card: QuestionCard, width: float, height: float, size: float,
-                     rhythm: float = 0.0) -> Layout:
-    """La Compet’: questions under the heading of their format, spread down the card."""
+def section_colour(question: PlayedQuestion) -> str:
+    """La Compet’: a question's number takes the colour of its section's format."""
+    return FORMAT_COLOURS.get(question.slot, COLOUR)
+
+
+def game_colour(_question: PlayedQuestion) -> str:
+    """Les Qualifs and Le Défi: every question's number in the game's orange."""
+    return COLOUR
+
+
+def question_blocks(card: QuestionCard, width: float, size: float,
+                    colour: Callable[[PlayedQuestion], str]) -> Iterator[Layout]:
+    """Lay out each of the card's questions on its own, in order, as they are asked for."""
     gutter = gutter_for(card, size)
+    for question in card.questions:
+        yield question_block(question, size, width, gutter, colour(question))
+
+
+def blocks_within(blocks: Iterable[Layout], room: float, gap: float) -> list[Layout] | None:
+    """Return the blocks, or None as soon as one does not fit its width or those so far,
+    `gap` mm apart (the least a layout leaves between two questions), pass `room` mm."""
+    taken: list[Layout] = []
+    height = -gap
+    for block in blocks:
+        taken.append(block)
+        height += gap + block.height
+        if not block.fits or height > room:
+            return None
+    return taken
+
+
+def lay_out_sections(card: QuestionCard, width: float, height: float, size: float,
+                     rhythm: float = 0.0, blocks: list[Layout] | None = None) -> Layout:
+    """La Compet’: questions under the heading of their format, spread down the card.
+
+    `blocks` are the questions laid out on their own (`question_blocks`), if they are.
+    """
+    gutter = gutter_for(card, size)
+    laid = blocks if blocks is not None else list(
+        question_blocks(card, width, size, section_colour))
 
     def stack(spread: float) -> Layout:
         layout = Layout(size=size, width=width, gutter=gutter)
+        block_of = iter(laid)
         y = 0.0
         for slot, questions in sections(card):
             colour = FORMAT_COLOURS.get(slot, COLOUR)
-            for n, question in enumerate(questions):
+            for n in range(len(questions)):
                 if y:
-                    y += layout.lead * 0.3 + spread
+                    y += layout.lead * SECTION_GAP + spread
                 if n == 0 and slot:
                     label, note = heading_for(slot, [q.number for q in questions])
                     layout.marks.append(Mark("heading", 0, y, width, layout.lead * 1.1,
                                              label, colour, note))
                     y += layout.lead * 1.45
-                block = question_block(question, size, width, gutter, colour)
+                block = next(block_of)
                 layout.add(block, y)
                 y += block.height
         layout.height = y
@@ -331,18 +372,20 @@ def lay_out_sections(card: QuestionCard, width: float, height: float, size: floa
 
 
 def lay_out_free(card: QuestionCard, width: float, height: float, size: float,
-                 rhythm: float = 0.0) -> Layout:
+                 rhythm: float = 0.0, blocks: list[Layout] | None = None) -> Layout:
     """Les Qualifs and Le Défi: question i starts at i/n of `rhythm` when it can.
 
     So the second question of every Qualifs card starts half-way down, under a rule, and
     the Champion finds it at the same place on every card. `rhythm` is the height of a
-    card's body (`height`, what this card has room for, may be less).
+    card's body (`height`, what this card has room for, may be less). `blocks` are the
+    questions laid out on their own (`question_blocks`), if they are.
     """
     rhythm = rhythm or height
     gutter = gutter_for(card, size)
     layout = Layout(size=size, width=width, gutter=gutter)
-    blocks = [question_block(q, size, width, gutter, COLOUR) for q in card.questions]
-    gap = layout.lead * 0.9
+    if blocks is None:
+        blocks = list(question_blocks(card, width, size, game_colour))
+    gap = layout.lead * FREE_GAP
     left = sum(b.height for b in blocks) + gap * (len(blocks) - 1)
     y = 0.0
     for index, block in enumerate(blocks):
@@ -378,18 +421,31 @@ def best_layout(card: QuestionCard, area: Rect, top_size: float, *,
     rhythm (see `lay_out_free`).
     """
     typo.fonts()
-    lay_out: Callable[..., Layout] = (
-        lay_out_sections if any(q.slot for q in card.questions) else lay_out_free)
+    lay_out: Callable[..., Layout]
+    colour: Callable[[PlayedQuestion], str]
+    if any(q.slot for q in card.questions):
+        lay_out, colour, gap = lay_out_sections, section_colour, SECTION_GAP
+    else:
+        lay_out, colour, gap = lay_out_free, game_colour, FREE_GAP
+    room = area.h - reserved
     largest: Layout | None = None
     best: Layout | None = None
-    layout: Layout | None = None
+    size = typo.MIN_SIZE
 
     def cost(candidate: Layout, largest: Layout) -> float:
         return candidate.wraps + SHRINK_COST * (largest.size - candidate.size)
 
     for size in sizes(max(top_size, typo.MIN_SIZE), typo.MIN_SIZE):
-        layout = lay_out(card, area.w, area.h - reserved, size, area.h)
-        if not layout.fits or layout.height > area.h - reserved + 1e-6:
+        # Most sizes tried are too large: the questions alone tell, often before the last
+        # one is laid out, and the card is not put together. (Twice the overshoot: sums in
+        # another order never turn away a size the whole layout would take.)
+        lead = Layout(size=size, width=area.w).lead
+        blocks = blocks_within(question_blocks(card, area.w, size, colour),
+                               room + 2 * OVERSHOOT, lead * gap)
+        if blocks is None:
+            continue
+        layout = lay_out(card, area.w, room, size, area.h, blocks)
+        if not layout.fits or layout.height > room + OVERSHOOT:
             continue
         if largest is None or best is None:
             largest = best = layout
@@ -399,6 +455,5 @@ def best_layout(card: QuestionCard, area: Rect, top_size: float, *,
             best = layout
         if best.wraps == 0:
             break
-    chosen = best or layout
-    assert chosen is not None  # sizes() yields at least the smallest size
-    return chosen
+    # No size fits: the smallest one, drawn, reports what falls off the card.
+    return best or lay_out(card, area.w, room, size, area.h)
