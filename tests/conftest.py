@@ -1,6 +1,7 @@
 """Personas shared by every test: an editor, a reviewer, a reader and an anonymous visitor."""
 
 import fcntl
+import gc
 import itertools
 import os
 import pickle
@@ -24,11 +25,24 @@ from tests.demo import DemoSnapshot, demo_games, load_snapshots
 def pytest_configure(config):
     config.addinivalue_line("markers", "renders: writes PNG renders of printed pages to "
                             "var/renders for a person to look at; run by make renders only")
+    # The cyclic garbage collector looks at young objects in batches of 20 000 rather than
+    # 700: collecting the tests builds some 220 000 objects that live as long as the
+    # process, and the default walked them all again and again (see below).
+    gc.set_threshold(20_000, 50, 50)
 
 
 def pytest_addoption(parser):
     parser.addoption("--renders", action="store_true",
                      help="Write the PNG renders of printed pages to var/renders (make renders).")
+
+
+def pytest_collection_finish(session):
+    # What a test process keeps for good once its tests are collected (modules, Django's
+    # registries, the tests themselves) leaves the cyclic garbage collector, which walked it
+    # all in each full pass. The tests' garbage is collected as before, and gc.collect()
+    # still collects: the collector took 15 s of CPU over make unit, 3.3 s now.
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config, items):
