@@ -4,6 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
+# Compiled bytecode is kept (in __pycache__, ignored by git): where the machine sets
+# PYTHONDONTWRITEBYTECODE, every test process, and every manage.py process a test starts,
+# compiled the whole project again, and pytest rewrote every test module's asserts again in
+# each of its two processes.
+export PYTHONDONTWRITEBYTECODE :=
+
 .PHONY: run test test-postgres lint typecheck unit browser renders system-deps messages bench clean
 
 $(INSTALLED): pyproject.toml

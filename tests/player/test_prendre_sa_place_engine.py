@@ -59,8 +59,13 @@ class Table:
 
     def __init__(self, players=("Chloé", "Alex", "Bea"), *, seed=7, content=None):
         self.now = 100.0
-        self.state = ENGINE.start(SPEC, content or deck(), list(players), seed, now=self.now)
+        self.keep(ENGINE.start(SPEC, content or deck(), list(players), seed, now=self.now))
         self.events = []
+
+    def keep(self, state: dict) -> None:
+        """Save the state and load it back, as the server does between two requests."""
+        self.saved = json.dumps(state)
+        self.state = json.loads(self.saved)
 
     @property
     def view(self) -> dict:
@@ -70,19 +75,17 @@ class Table:
         """Send a form: every value a string, "now" set by the server."""
         self.now += wait
         action = {"type": type_, "now": self.now, **{k: str(v) for k, v in fields.items()}}
-        given = json.dumps(self.state, sort_keys=True)
         state, events = ENGINE.apply(self.state, action)
-        assert json.dumps(self.state, sort_keys=True) == given, "apply changed its input"
-        self.state = json.loads(json.dumps(state))  # saved and loaded as the server does
+        assert json.dumps(self.state) == self.saved, "apply changed its input"
+        self.keep(state)
         self.events += events
         return events
 
     def refused(self, type_: str, **fields) -> str:
         """Return the code of a refused action, after checking that it changed nothing."""
-        before = json.dumps(self.state, sort_keys=True)
         with pytest.raises(Refused) as refusal:
             ENGINE.apply(self.state, {"type": type_, "now": self.now + 1, **fields})
-        assert json.dumps(self.state, sort_keys=True) == before
+        assert json.dumps(self.state) == self.saved
         return refusal.value.code
 
     def seat(self) -> int:
