@@ -59,7 +59,8 @@ class Table:
 
     def __init__(self, players=("Chloé", "Alex", "Bea"), *, seed=7, content=None):
         self.now = 100.0
-        self.keep(ENGINE.start(SPEC, content or deck(), list(players), seed, now=self.now))
+        self.state = ENGINE.start(SPEC, content or deck(), list(players), seed, now=self.now)
+        self.saved = json.dumps(self.state)  # what the state was before each action
         self.events = []
 
     def keep(self, state: dict) -> None:
