@@ -85,6 +85,24 @@ class Grid:
     height: float
 
 
+def column_width(width: float, gap: float, columns: int) -> float:
+    """The width of each of `columns` columns `gap` mm apart across `width` mm."""
+    return (width + gap) / columns - gap
+
+
+def grid_columns(pieces: Sequence[Piece], *, width: float, gap: float, indent: float,
+                 measure: Measure, choices: Mapping[int, float] = TWO_COLUMNS) -> int:
+    """Return how many columns `grid` puts `pieces` in: see `grid`; no wrapping done."""
+
+    def one_line_each(columns: int) -> bool:
+        text_w = column_width(width, gap, columns) - indent
+        return all(measure(p.text, p.font) + p.tail <= text_w for p in pieces)
+
+    return next((count for count, narrowest in choices.items()
+                 if count <= len(pieces) and column_width(width, gap, count) >= narrowest
+                 and one_line_each(count)), 1)
+
+
 def grid(pieces: Sequence[Piece], *, x: float, top: float, width: float, gap: float,
          indent: float, line_h: float, measure: Measure, wrap: Wrap,
          choices: Mapping[int, float] = TWO_COLUMNS) -> Grid:
@@ -98,18 +116,9 @@ def grid(pieces: Sequence[Piece], *, x: float, top: float, width: float, gap: fl
     """
     if not pieces:
         return Grid(1, width, (), 0.0)
-
-    def column_width(columns: int) -> float:
-        return (width + gap) / columns - gap
-
-    def one_line_each(columns: int) -> bool:
-        text_w = column_width(columns) - indent
-        return all(measure(p.text, p.font) + p.tail <= text_w for p in pieces)
-
-    columns = next((count for count, narrowest in choices.items()
-                    if count <= len(pieces) and column_width(count) >= narrowest
-                    and one_line_each(count)), 1)
-    column_w = column_width(columns)
+    columns = grid_columns(pieces, width=width, gap=gap, indent=indent, measure=measure,
+                           choices=choices)
+    column_w = column_width(width, gap, columns)
     cells = []
     y = top
     for start in range(0, len(pieces), columns):

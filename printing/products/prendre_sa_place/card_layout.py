@@ -18,15 +18,17 @@ pills, bullets, headings, rules) in mm from the body's top-left corner, top down
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from django.utils.translation import gettext as _
 
 from cms.games.prendre_sa_place import CARRE, CASH, DUO, FORMATS, SUPER_CASH_POINTS, SUPER_CASH_POOL
 
 from ... import text as typo
-from ...layout.flow import Piece, Placed, flow, grid
+from ...layout.flow import Piece, Placed, column_width, flow, grid, grid_columns
 from ...sheets import Rect
 from ...text import CONDENSED, CONDENSED_BOLD, NBSP
 from ...units import to_mm, to_points
@@ -46,6 +48,7 @@ SHRINK_COST = 2.0  # a point less text weighs as much as two answer lines wrappe
 WIDE_COLUMN = 18.0  # mm: the narrowest column a row of four propositions may have
 SIZE_STEP = 0.25  # pt between two sizes a card tries
 OVERSHOOT = 1e-6  # mm a card's questions may pass its area by: rounding, not a real overflow
+FLOOR_SLACK = 1e-9  # mm a question's least height may pass its real one by: rounding
 # The least room between two questions, in lines: La Compet’ (its sections) and the others.
 SECTION_GAP = 0.3
 FREE_GAP = 0.9
@@ -80,24 +83,25 @@ class Layout:
     marks: list[Mark] = field(default_factory=list)
     fits: bool = True
     wraps: int = 0  # how badly the answers wrap: lines past their first, broken answers count more
+    # Widths in mm by (text, font, size): the layouts of one card share them (`best_layout`
+    # tries it at many sizes, and measures the same words again at each one).
+    widths: dict[tuple[str, str, float], float] = field(
+        default_factory=dict, repr=False, compare=False)
 
-    @property
-    def em(self) -> float:
-        return to_mm(self.size)
+    # Lengths that follow from the size, worked out once: a card's layout asks for them
+    # some 100 000 times over the sizes it tries.
+    em: float = field(init=False, repr=False, compare=False)
+    lead: float = field(init=False, repr=False, compare=False)
+    # From the top of a line to the middle of its letters: where marks are centred.
+    middle: float = field(init=False, repr=False, compare=False)
+    # The size of a pill's or a disc's label: never under the floor.
+    tag_size: float = field(init=False, repr=False, compare=False)
 
-    @property
-    def lead(self) -> float:
-        return to_mm(self.size * typo.LEADING)
-
-    @property
-    def middle(self) -> float:
-        """From the top of a line to the middle of its letters: where marks are centred."""
-        return self.em * 0.47
-
-    @property
-    def tag_size(self) -> float:
-        """The size of a pill's or a disc's label: never under the floor."""
-        return max(typo.MIN_SIZE, self.size * 0.8)
+    def __post_init__(self) -> None:
+        self.em = to_mm(self.size)
+        self.lead = to_mm(self.size * typo.LEADING)
+        self.middle = self.em * 0.47
+        self.tag_size = max(typo.MIN_SIZE, self.size * 0.8)
 
     @property
     def pill_h(self) -> float:
@@ -110,7 +114,12 @@ class Layout:
 
     def measure(self, value: str, font: str, size: float | None = None) -> float:
         """Return the width in mm of text that already has its typography."""
-        return to_mm(typo.width(value, font, size or self.size))
+        key = (value, font, size or self.size)
+        try:
+            return self.widths[key]
+        except KeyError:
+            width = self.widths[key] = to_mm(typo.width(*key))
+            return width
 
     def wrap(self, value: str, font: str, width: float) -> list[str]:
         """Return `value`'s lines in `width` mm (a word too wide: it does not fit)."""
@@ -129,8 +138,11 @@ class Layout:
 
     def add(self, block: Layout, top: float) -> None:
         """Take in a block laid out on its own, its top `top` mm down this layout."""
-        self.texts += [replace(t, top=t.top + top) for t in block.texts]
-        self.marks += [replace(m, top=m.top + top) for m in block.marks]
+        # Built field by field: `dataclasses.replace` costs as much as the rest of the stack.
+        self.texts += [Placed(t.text, t.x, t.top + top, t.w, t.h, t.font, t.label)
+                       for t in block.texts]
+        self.marks += [Mark(m.shape, m.x, m.top + top, m.w, m.h, m.text, m.colour, m.note)
+                       for m in block.marks]
         self.fits = self.fits and block.fits
         self.wraps += block.wraps
 
@@ -226,24 +238,62 @@ def cash_row(layout: Layout, question: PlayedQuestion, x0: float, top: float, *,
     return flowed.lines * layout.lead
 
 
-def place_answers(layout: Layout, question: PlayedQuestion, x0: float, top: float) -> float:
-    """Lay out what the Champion reads or checks: for the slot's format, or for all three."""
-    every = list(range(len(question.propositions)))
+def answer_propositions(layout: Layout, question: PlayedQuestion) -> list[Piece]:
+    """The propositions the question's slot shows: the pair in DUO, none in CASH, else all
+    of them (with room for the DUO pill when the player chooses the format)."""
     if question.slot == DUO.slug:
         pair = sorted(i for i in (question.right, question.duo) if i >= 0)
-        return proposition_grid(layout, propositions(layout, question, pair, duo_pill=False),
-                                x0, top)
-    if question.slot == CARRE.slug:
-        return proposition_grid(layout, propositions(layout, question, every, duo_pill=False),
-                                x0, top)
+        return propositions(layout, question, pair, duo_pill=False)
+    if question.slot in (CASH.slug, SUPER_CASH):
+        return []
+    every = list(range(len(question.propositions)))
+    return propositions(layout, question, every, duo_pill=question.slot != CARRE.slug)
+
+
+def place_answers(layout: Layout, question: PlayedQuestion, pieces: list[Piece], x0: float,
+                  top: float) -> float:
+    """Lay out what the Champion reads or checks: for the slot's format, or for all three.
+
+    `pieces` are the question's `answer_propositions`.
+    """
+    if question.slot in (DUO.slug, CARRE.slug):
+        return proposition_grid(layout, pieces, x0, top)
     if question.slot in (CASH.slug, SUPER_CASH):
         return cash_row(layout, question, x0, top, pill=False)
-    height = proposition_grid(layout, propositions(layout, question, every, duo_pill=True),
-                              x0, top)
+    height = proposition_grid(layout, pieces, x0, top)
     return height + cash_row(layout, question, x0, top + height, pill=True)
 
 
+def answers_floor(layout: Layout, question: PlayedQuestion,
+                  pieces: list[Piece] | None = None) -> float:
+    """The least height `place_answers` can give the question's answers, wrapping nothing.
+
+    A line a row of propositions and a line of free answer (`cash_row`). The propositions
+    are in the columns the grid takes when their `pieces` are given (`proposition_grid`),
+    else in as many as the row's width allows, measuring nothing.
+    """
+    if question.slot in (CASH.slug, SUPER_CASH):
+        return layout.lead
+    width, gap = layout.width - layout.gutter, layout.em * 1.2
+    if pieces is not None:
+        count = len(pieces)
+        columns = grid_columns(pieces, width=width, gap=gap, indent=layout.bullet,
+                               measure=layout.measure, choices=PROPOSITION_COLUMNS)
+    else:
+        count = (len([i for i in (question.right, question.duo) if i >= 0])
+                 if question.slot == DUO.slug else len(question.propositions))
+        columns = max((n for n, narrowest in PROPOSITION_COLUMNS.items()
+                       if n <= count and column_width(width, gap, n) >= narrowest), default=1)
+    rows = -(-count // columns)
+    free = 0 if question.slot in (DUO.slug, CARRE.slug) else 1
+    return (rows + free) * layout.lead
+
+
 # --- a question, a card --------------------------------------------------------------------
+
+Widths = dict[tuple[str, str, float], float]
+# Each paragraph of a text: its words' widths at 1 pt added up, and how many words.
+Spans = tuple[tuple[float, int], ...]
 
 
 def disc_radius(layout: Layout, number: int) -> float:
@@ -252,11 +302,38 @@ def disc_radius(layout: Layout, number: int) -> float:
     return max(layout.lead * 0.5, digits / 2 + to_mm(layout.tag_size) * 0.3)
 
 
-def question_block(question: PlayedQuestion, size: float, width: float, gutter: float,
-                   colour: str) -> Layout:
-    """Lay out one question on its own: number, text, then its answers, from top 0."""
-    block = Layout(size=size, width=width, gutter=gutter)
-    radius = disc_radius(block, question.number)
+def disc_overhang(block: Layout, radius: float) -> float:
+    """How far a number disc taller than its question's last line passes it."""
+    return max(0.0, radius - (block.lead - block.middle))
+
+
+@dataclass
+class Head:
+    """A question laid out down to its text: its block but its answers (`finish_block`)."""
+
+    question: PlayedQuestion
+    block: Layout
+    radius: float  # its number disc's
+    answers_top: float  # where its answers start
+
+    @cached_property
+    def pieces(self) -> list[Piece]:
+        """The question's `answer_propositions`."""
+        return answer_propositions(self.block, self.question)
+
+    def floor(self) -> float:
+        """The least height the whole block can have (`answers_floor`).
+
+        Added up as `finish_block` adds up the block's height, from parts never larger.
+        """
+        return ((self.answers_top + answers_floor(self.block, self.question, self.pieces))
+                + disc_overhang(self.block, self.radius))
+
+
+def question_head(question: PlayedQuestion, size: float, width: float, gutter: float,
+                  colour: str, radius: float, widths: Widths) -> Head:
+    """Lay out a question's number, in a disc of `radius`, and its text, from top 0."""
+    block = Layout(size=size, width=width, gutter=gutter, widths=widths)
     y = max(0.0, radius - block.middle)  # a disc taller than the line stays on the card
     block.marks.append(Mark("disc", 0, y, radius * 2, block.lead, str(question.number),
                             colour))
@@ -265,8 +342,15 @@ def question_block(question: PlayedQuestion, size: float, width: float, gutter: 
     block.texts.append(Placed(text, gutter, y, width - gutter, len(lines) * block.lead,
                               CONDENSED, question_label(question)))
     y += len(lines) * block.lead + block.lead * 0.12
-    y += place_answers(block, question, gutter, y)
-    block.height = y + max(0.0, radius - (block.lead - block.middle))
+    return Head(question, block, radius, y)
+
+
+def finish_block(head: Head) -> Layout:
+    """Place a question's answers under its text: its block, whole."""
+    block = head.block
+    y = head.answers_top
+    y += place_answers(block, head.question, head.pieces, block.gutter, y)
+    block.height = y + disc_overhang(block, head.radius)
     return block
 
 
@@ -296,11 +380,20 @@ def sections(card: QuestionCard) -> list[tuple[str, list[PlayedQuestion]]]:
     return groups
 
 
+def disc_radii(card: QuestionCard, size: float, widths: Widths) -> list[float]:
+    """The radius of each question's number disc, in order."""
+    probe = Layout(size=size, width=0.0, widths=widths)
+    return [disc_radius(probe, q.number) for q in card.questions]
+
+
+def gutter_past(radii: list[float], size: float) -> float:
+    """Where every question of a card starts its text: past its widest number disc."""
+    return max(radii, default=0.0) * 2 + to_mm(size) * 0.45
+
+
 def gutter_for(card: QuestionCard, size: float) -> float:
     """Where every question of the card starts its text: past its widest number disc."""
-    probe = Layout(size=size, width=0.0)
-    widest = max((disc_radius(probe, q.number) for q in card.questions), default=0.0)
-    return widest * 2 + probe.em * 0.45
+    return gutter_past(disc_radii(card, size, {}), size)
 
 
 def section_colour(question: PlayedQuestion) -> str:
@@ -316,9 +409,77 @@ def game_colour(_question: PlayedQuestion) -> str:
 def question_blocks(card: QuestionCard, width: float, size: float,
                     colour: Callable[[PlayedQuestion], str]) -> Iterator[Layout]:
     """Lay out each of the card's questions on its own, in order, as they are asked for."""
-    gutter = gutter_for(card, size)
-    for question in card.questions:
-        yield question_block(question, size, width, gutter, colour(question))
+    widths: Widths = {}
+    radii = disc_radii(card, size, widths)
+    gutter = gutter_past(radii, size)
+    for question, radius in zip(card.questions, radii, strict=True):
+        yield finish_block(question_head(question, size, width, gutter, colour(question),
+                                         radius, widths))
+
+
+def word_spans(text: str, font: str) -> Spans:
+    """Each paragraph of `text` as `typo.wrap` sees it: its words' widths at 1 pt added up,
+    and how many words."""
+    spans = []
+    for paragraph in text.split("\n"):
+        words = [word for word in paragraph.split(" ") if word]
+        spans.append((sum(typo.width(word, font, 1.0) for word in words), len(words)))
+    return tuple(spans)
+
+
+def lines_floor(spans: Spans, space: float, limit: float) -> int:
+    """The fewest lines `typo.wrap` can break text into, `limit` wide and `space` a space
+    at 1 pt, from its `word_spans`.
+
+    n lines of a paragraph hold its k words and k - n spaces, at most `limit` a line:
+    n ≥ (words + k spaces) / (limit + space). Taken a hair lower, for rounding.
+    """
+    if limit + space <= 0:
+        return len(spans)
+    return sum(max(1, math.ceil((words + count * space) / (limit + space) * (1 - 1e-9)))
+               for words, count in spans)
+
+
+def heads_within(card: QuestionCard, width: float, size: float,
+                 colour: Callable[[PlayedQuestion], str], room: float, gap: float,
+                 widths: Widths, spans: dict[str, Spans]) -> list[Head] | None:
+    """Return the card's questions laid out down to their text, or None as soon as one's
+    text does not fit its width or their least heights (`Head.floor`), `gap` mm apart,
+    pass `room` mm: then their blocks would not fit either (`blocks_within`).
+
+    Their least heights are first added up from their words' widths alone (`lines_floor`),
+    propositions unmeasured: most sizes a card tries are turned away there, for little.
+    `spans` keeps each question's `word_spans` from one size to the next.
+    """
+    radii = disc_radii(card, size, widths)
+    gutter = gutter_past(radii, size)
+    probe = Layout(size=size, width=width, gutter=gutter, widths=widths)
+    space = typo.width(" ", CONDENSED, 1.0)
+    limit = to_points(width - gutter) / size  # as `typo.wrap` has it
+    # Each floor is added up as its block's height is, from parts never larger, so it is
+    # never larger but for the last bits of rounding (a grid's height is a difference of
+    # tops): FLOOR_SLACK.
+    height = -gap
+    for question, radius in zip(card.questions, radii, strict=True):
+        text = typo.french(question.text)
+        if text not in spans:
+            spans[text] = word_spans(text, CONDENSED)
+        lines = lines_floor(spans[text], space, limit)
+        answers_top = (max(0.0, radius - probe.middle)
+                       + (lines * probe.lead + probe.lead * 0.12))
+        height += gap + ((answers_top + answers_floor(probe, question))
+                         + disc_overhang(probe, radius))
+        if height > room + FLOOR_SLACK:
+            return None
+    heads: list[Head] = []
+    height = -gap
+    for question, radius in zip(card.questions, radii, strict=True):
+        head = question_head(question, size, width, gutter, colour(question), radius, widths)
+        heads.append(head)
+        height += gap + head.floor()
+        if not head.block.fits or height > room + FLOOR_SLACK:
+            return None
+    return heads
 
 
 def blocks_within(blocks: Iterable[Layout], room: float, gap: float) -> list[Layout] | None:
@@ -340,34 +501,40 @@ def lay_out_sections(card: QuestionCard, width: float, height: float, size: floa
 
     `blocks` are the questions laid out on their own (`question_blocks`), if they are.
     """
-    gutter = gutter_for(card, size)
     laid = blocks if blocks is not None else list(
         question_blocks(card, width, size, section_colour))
+    gutter = laid[0].gutter if laid else gutter_for(card, size)
+    lead = Layout(size=size, width=width).lead
 
-    def stack(spread: float) -> Layout:
-        layout = Layout(size=size, width=width, gutter=gutter)
+    def stack(spread: float, layout: Layout | None = None) -> float:
+        """Return the height of the stack, `spread` mm more between two questions; with a
+        `layout`, place its headings and blocks in it."""
         block_of = iter(laid)
         y = 0.0
         for slot, questions in sections(card):
-            colour = FORMAT_COLOURS.get(slot, COLOUR)
             for n in range(len(questions)):
                 if y:
-                    y += layout.lead * SECTION_GAP + spread
+                    y += lead * SECTION_GAP + spread
                 if n == 0 and slot:
-                    label, note = heading_for(slot, [q.number for q in questions])
-                    layout.marks.append(Mark("heading", 0, y, width, layout.lead * 1.1,
-                                             label, colour, note))
-                    y += layout.lead * 1.45
+                    if layout is not None:
+                        label, note = heading_for(slot, [q.number for q in questions])
+                        layout.marks.append(Mark("heading", 0, y, width, lead * 1.1, label,
+                                                 FORMAT_COLOURS.get(slot, COLOUR), note))
+                    y += lead * 1.45
                 block = next(block_of)
-                layout.add(block, y)
+                if layout is not None:
+                    layout.add(block, y)
                 y += block.height
-        layout.height = y
-        return layout
+        return y
 
-    layout = stack(0.0)
+    # Stacked tight first, only to learn how much room is left to spread them by.
+    tight = stack(0.0)
     gaps = len(card.questions) - 1
-    if gaps > 0 and layout.fits and layout.height <= height:
-        layout = stack(min((height - layout.height) / gaps, layout.lead * 1.5))
+    spread = 0.0
+    if gaps > 0 and all(block.fits for block in laid) and tight <= height:
+        spread = min((height - tight) / gaps, lead * 1.5)
+    layout = Layout(size=size, width=width, gutter=gutter)
+    layout.height = stack(spread, layout)
     return layout
 
 
@@ -381,10 +548,10 @@ def lay_out_free(card: QuestionCard, width: float, height: float, size: float,
     questions laid out on their own (`question_blocks`), if they are.
     """
     rhythm = rhythm or height
-    gutter = gutter_for(card, size)
-    layout = Layout(size=size, width=width, gutter=gutter)
     if blocks is None:
         blocks = list(question_blocks(card, width, size, game_colour))
+    layout = Layout(size=size, width=width,
+                    gutter=blocks[0].gutter if blocks else gutter_for(card, size))
     gap = layout.lead * FREE_GAP
     left = sum(b.height for b in blocks) + gap * (len(blocks) - 1)
     y = 0.0
@@ -431,17 +598,26 @@ def best_layout(card: QuestionCard, area: Rect, top_size: float, *,
     largest: Layout | None = None
     best: Layout | None = None
     size = typo.MIN_SIZE
+    widths: Widths = {}  # the card's texts, measured once at each size
+    spans: dict[str, Spans] = {}  # its questions' words, measured once
 
     def cost(candidate: Layout, largest: Layout) -> float:
         return candidate.wraps + SHRINK_COST * (largest.size - candidate.size)
 
     for size in sizes(max(top_size, typo.MIN_SIZE), typo.MIN_SIZE):
+        if largest is not None and best is not None and (
+                size < largest.size - WRAP_TOLERANCE - 1e-9
+                or SHRINK_COST * (largest.size - size) >= cost(best, largest)):
+            break  # past the tolerance, or costing the best's cost for its size alone
         # Most sizes tried are too large: the questions alone tell, often before the last
         # one is laid out, and the card is not put together. (Twice the overshoot: sums in
         # another order never turn away a size the whole layout would take.)
         lead = Layout(size=size, width=area.w).lead
-        blocks = blocks_within(question_blocks(card, area.w, size, colour),
-                               room + 2 * OVERSHOOT, lead * gap)
+        heads = heads_within(card, area.w, size, colour, room + 2 * OVERSHOOT, lead * gap,
+                             widths, spans)
+        if heads is None:
+            continue
+        blocks = blocks_within(map(finish_block, heads), room + 2 * OVERSHOOT, lead * gap)
         if blocks is None:
             continue
         layout = lay_out(card, area.w, room, size, area.h, blocks)
@@ -449,8 +625,6 @@ def best_layout(card: QuestionCard, area: Rect, top_size: float, *,
             continue
         if largest is None or best is None:
             largest = best = layout
-        elif size < largest.size - WRAP_TOLERANCE - 1e-9:
-            break
         elif cost(layout, largest) < cost(best, largest):
             best = layout
         if best.wraps == 0:
