@@ -25,8 +25,12 @@ def load_game(slug: str) -> GameContent:
     """Load a game's cards and questions with everything the rules read."""
     game = GAMES[slug]
     kinds = [k.slug for k in game.kinds]
+    if not kinds:  # a game without content to edit (The Mind, Le Minotaure)
+        return GameContent(game, [], [], {}, {}, set())
+    # A card is only ever of a card kind (a constraint of the table): a game of questions
+    # alone has none to look for.
     return _load(game, Question.objects.filter(kind__in=kinds),
-                 Card.objects.filter(kind__in=kinds))
+                 Card.objects.filter(kind__in=kinds) if game.card_kinds else None)
 
 
 def load_some(slug: str, kind: str, *, limit: int | None, published_only: bool = True,
@@ -47,21 +51,26 @@ def load_some(slug: str, kind: str, *, limit: int | None, published_only: bool =
     if spec.is_card:
         return _load(game, Question.objects.filter(slots__card__in=pks),
                      Card.objects.filter(pk__in=pks))
-    return _load(game, Question.objects.filter(pk__in=pks), Card.objects.none())
+    return _load(game, Question.objects.filter(pk__in=pks), None)
 
 
 def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
+    """Load the questions of `questions_qs` and the cards of `cards_qs` (None: no cards)."""
     questions = list(questions_qs.defer(*UNCHECKED))
+    # Their pks, as a subquery: without the model's ordering, which a subquery has no use of
+    # and which Django would work out each time.
+    question_pks = questions_qs.order_by().values("pk")
     propositions: dict[int, list[PropositionRow]] = defaultdict(list)
-    rows = (Proposition.objects.filter(question__in=questions_qs.values("pk"))
+    rows = (Proposition.objects.filter(question__in=question_pks)
             .order_by("question_id", "position", "id")
             .values_list("question_id", "text", "is_right", "is_hidden"))
     for question_id, text, is_right, is_hidden in rows.iterator(chunk_size=5000):
         propositions[question_id].append(PropositionRow(text, is_right, is_hidden))
     # Each card's twin comes with it: the pairing rule reads `card.pair`.
-    cards = list(cards_qs.select_related("pair"))
-    slots = list(CardQuestion.objects.filter(card__in=cards_qs.values("pk"))
-                 .order_by("card_id", "position", "id").values_list("card_id", "question_id"))
+    cards = list(cards_qs.select_related("pair")) if cards_qs is not None else []
+    slots = list(CardQuestion.objects.filter(card__in=cards_qs.order_by().values("pk"))
+                 .order_by("card_id", "position", "id").values_list("card_id", "question_id")
+                 ) if cards_qs is not None else []
     by_pk = {q.pk: q for q in questions}
     # A card may hold a question of another game by mistake: load those too.
     strays = {qid for _card, qid in slots if qid not in by_pk}
@@ -69,10 +78,10 @@ def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
     card_questions: dict[int, list[Question]] = defaultdict(list)
     for card_id, question_id in slots:
         card_questions[card_id].append(by_pk[question_id])
-    placed = set(CardQuestion.objects.filter(question__in=questions_qs.values("pk"))
+    placed = set(CardQuestion.objects.filter(question__in=question_pks)
                  .values_list("question_id", flat=True))
     answers = {pk: (count, right) for pk, count, right in (
-        Question.objects.filter(pk__in=questions_qs.values("pk")).order_by()
+        Question.objects.filter(pk__in=question_pks).order_by()
         .annotate(**answer_counts()).filter(answer_count__gt=0)
         .values_list("pk", "answer_count", "right_count"))}
     return GameContent(game, cards, questions, propositions, card_questions, placed, answers)
