@@ -67,10 +67,13 @@ def _load(game: GameSpec, questions_qs, cards_qs) -> GameContent:
     for question_id, text, is_right, is_hidden in rows.iterator(chunk_size=5000):
         propositions[question_id].append(PropositionRow(text, is_right, is_hidden))
     # Each card's twin comes with it: the pairing rule reads `card.pair`.
-    cards = list(cards_qs.select_related("pair")) if cards_qs is not None else []
-    slots = list(CardQuestion.objects.filter(card__in=cards_qs.order_by().values("pk"))
-                 .order_by("card_id", "position", "id").values_list("card_id", "question_id")
-                 ) if cards_qs is not None else []
+    cards: list[Card] = []
+    slots: list[tuple[int, int]] = []
+    if cards_qs is not None:
+        cards = list(cards_qs.select_related("pair"))
+        slots = list(CardQuestion.objects.filter(card__in=cards_qs.order_by().values("pk"))
+                     .order_by("card_id", "position", "id")
+                     .values_list("card_id", "question_id"))
     by_pk = {q.pk: q for q in questions}
     # A card may hold a question of another game by mistake: load those too.
     strays = {qid for _card, qid in slots if qid not in by_pk}

@@ -330,19 +330,29 @@ class Head:
                 + disc_overhang(self.block, self.radius))
 
 
+def text_top(layout: Layout, radius: float) -> float:
+    """Where a question's number disc of `radius` and its text start: a disc taller than
+    the line stays on the card."""
+    return max(0.0, radius - layout.middle)
+
+
+def answers_top(layout: Layout, radius: float, lines: int) -> float:
+    """Where a question's answers start, under its `lines` lines of text."""
+    return text_top(layout, radius) + (lines * layout.lead + layout.lead * 0.12)
+
+
 def question_head(question: PlayedQuestion, size: float, width: float, gutter: float,
                   colour: str, radius: float, widths: Widths) -> Head:
     """Lay out a question's number, in a disc of `radius`, and its text, from top 0."""
     block = Layout(size=size, width=width, gutter=gutter, widths=widths)
-    y = max(0.0, radius - block.middle)  # a disc taller than the line stays on the card
+    y = text_top(block, radius)
     block.marks.append(Mark("disc", 0, y, radius * 2, block.lead, str(question.number),
                             colour))
     text = typo.french(question.text)
     lines = block.wrap(text, CONDENSED, width - gutter)
     block.texts.append(Placed(text, gutter, y, width - gutter, len(lines) * block.lead,
                               CONDENSED, question_label(question)))
-    y += len(lines) * block.lead + block.lead * 0.12
-    return Head(question, block, radius, y)
+    return Head(question, block, radius, answers_top(block, radius, len(lines)))
 
 
 def finish_block(head: Head) -> Layout:
@@ -465,9 +475,7 @@ def heads_within(card: QuestionCard, width: float, size: float,
         if text not in spans:
             spans[text] = word_spans(text, CONDENSED)
         lines = lines_floor(spans[text], space, limit)
-        answers_top = (max(0.0, radius - probe.middle)
-                       + (lines * probe.lead + probe.lead * 0.12))
-        height += gap + ((answers_top + answers_floor(probe, question))
+        height += gap + ((answers_top(probe, radius, lines) + answers_floor(probe, question))
                          + disc_overhang(probe, radius))
         if height > room + FLOOR_SLACK:
             return None
