@@ -7,7 +7,7 @@ streams pages to a ReportLab canvas.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -510,24 +510,26 @@ def draw_ident(pen: CanvasPen, ident: str) -> None:
     The pill goes over every shape of the face, under the face's last text (which keeps
     out of the identifier's strip), and the identifier joins that text.
     """
-    box = pen.ident_box
-    cx, cy = box.centre
-    # Every identifier of a deck has the same width (its digits are as wide as each other):
-    # the pill is one form, placed again.
-    shape = ident.translate(DIGITS_AS_ZERO)
-    pen.reuse(f"ident-{shape}", lambda inner: _pill(inner, shape), under_text=True)
-    pen.centred(ident, cx, cy, size=LABEL_SIZE, font=typo.CONDENSED, fill=LABEL_GREY)
-
-
-def _pill(pen: CanvasPen, shape: str) -> None:
     cx, cy = pen.ident_box.centre
-    width = pdfmetrics.stringWidth(shape, typo.CONDENSED, LABEL_SIZE) / mm + 2.4
-    pen.rect(Rect(cx - width / 2, cy - 1.45, width, 2.9), fill="#ffffff", radius=1.2)
+    # Every identifier of a deck has the same width (its digits are as wide as each other):
+    # the pill is one form, placed again, and the identifier starts where its shape would.
+    shape = ident.translate(DIGITS_AS_ZERO)
+    width = _ident_width(shape)
+    pen.reuse(f"ident-{shape}", lambda inner: _pill(inner, width), under_text=True)
+    pen.label(ident, cx - width / 2, cy - LABEL_SIZE * 0.35 / mm, size=LABEL_SIZE,
+              font=typo.CONDENSED, fill=LABEL_GREY)
 
 
-def _chunks(entries: list, size: int):
-    for start in range(0, len(entries), size):
-        yield entries[start:start + size]
+@lru_cache(maxsize=64)
+def _ident_width(shape: str) -> float:
+    """The width in mm of an identifier of this shape (its digits written as zeros)."""
+    return pdfmetrics.stringWidth(shape, typo.CONDENSED, LABEL_SIZE) / mm
+
+
+def _pill(pen: CanvasPen, width: float) -> None:
+    cx, cy = pen.ident_box.centre
+    pill = width + 2.4
+    pen.rect(Rect(cx - pill / 2, cy - 1.45, pill, 2.9), fill="#ffffff", radius=1.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,11 +546,27 @@ class Run:
     """Decks of one face size printed one after the other on shared sheets."""
 
     decks: list[Deck]
-    faces: list[Face] = field(default_factory=list)
+    entries: list[list[Selected]] = field(default_factory=list)  # each deck's, in order
 
     @property
     def label(self) -> str:
         return " + ".join(str(deck.label) for deck in self.decks)
+
+    def sheets(self, per_page: int) -> int:
+        return -(-sum(map(len, self.entries)) // per_page)
+
+    def chunks(self, per_page: int) -> Iterator[list[Face]]:
+        """Yield the run's faces a sheet at a time, made only as their sheet is printed."""
+        chunk: list[Face] = []
+        for deck, entries in zip(self.decks, self.entries, strict=True):
+            for entry in entries:
+                chunk.append(Face(deck, entry,
+                                  deck.ident(entry.number) if deck.numbered else ""))
+                if len(chunk) == per_page:
+                    yield chunk
+                    chunk = []
+        if chunk:
+            yield chunk
 
 
 def runs_of(products: list[Product], chosen: dict[str, list[Selected]],
@@ -573,9 +591,7 @@ def runs_of(products: list[Product], chosen: dict[str, list[Selected]],
             run = runs[key] = Run([])
             order.append(run)
         run.decks.append(product)
-        run.faces.extend(Face(product, entry,
-                              product.ident(entry.number) if product.numbered else "")
-                         for entry in entries)
+        run.entries.append(entries)
     return order
 
 
@@ -589,11 +605,10 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
     # Where the paper folds when each back is beside its front (None: backs not folded).
     fold_line = sheet.fold_line if has_backs else None
     folded = fold_line is not None
-    chunks = list(_chunks(run.faces, sheet.per_page))
-    if preview:
-        chunks = chunks[:1]
-    total = len(chunks)
+    per_page = sheet.per_page
+    total = run.sheets(per_page)
     label_box = sheet.label_box
+    run_label = run.label
 
     def shared(deck: Deck, side: str):
         draw = deck.front_form if side == "front" else deck.back_form
@@ -623,30 +638,31 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
             writer.canvas.restoreState()
         if options.crop_marks:
             writer.crop_marks(sheet.crop_marks(backs=backs, count=len(chunk)))
-        writer.label(writer.sheet_label(run.label, number, total, side), label_box)
+        writer.label(writer.sheet_label(run_label, number, total, side), label_box)
         writer.end()
 
     if preview:
-        page(chunks[0], 1, backs=False, side=writer.to_fold if folded else writer.recto)
-        writer.advance(len(chunks[0]))
+        first = next(run.chunks(per_page))
+        page(first, 1, backs=False, side=writer.to_fold if folded else writer.recto)
+        writer.advance(len(first))
         return
     if folded:
-        for number, chunk in enumerate(chunks, start=1):
+        for number, chunk in enumerate(run.chunks(per_page), start=1):
             page(chunk, number, backs=False, side=writer.to_fold)
             writer.advance(len(chunk))
     elif not has_backs:
-        for number, chunk in enumerate(chunks, start=1):
+        for number, chunk in enumerate(run.chunks(per_page), start=1):
             page(chunk, number, backs=False, side=writer.recto)
             writer.blank_verso(page_w, page_h)
             writer.advance(len(chunk))
     elif sheet.backs == BACKS_SEPARATE:
-        for number, chunk in enumerate(chunks, start=1):
+        for number, chunk in enumerate(run.chunks(per_page), start=1):
             page(chunk, number, backs=False, side=writer.recto)
             writer.advance(len(chunk))
-        for number, chunk in enumerate(chunks, start=1):
+        for number, chunk in enumerate(run.chunks(per_page), start=1):
             page(chunk, number, backs=True, side=writer.verso)
     else:
-        for number, chunk in enumerate(chunks, start=1):
+        for number, chunk in enumerate(run.chunks(per_page), start=1):
             page(chunk, number, backs=False, side=writer.recto)
             page(chunk, number, backs=True, side=writer.verso)
             writer.advance(len(chunk))

@@ -508,6 +508,10 @@ class SheetSpec:
 
     def boxes(self, count: int, *, backs: bool = False) -> tuple[Rect, Rect]:
         """Return the trim and bleed boxes of a page holding `count` faces."""
+        return self._boxes(count, backs)
+
+    @lru_cache(maxsize=16)  # noqa: B019 (every page of a deck asks again)
+    def _boxes(self, count: int, backs: bool) -> tuple[Rect, Rect]:
         placements = self.placed(count, backs=backs)
         return _union([p.trim for p in placements]), _union([p.bleed for p in placements])
 
