@@ -55,8 +55,27 @@ def rgb(value: str) -> tuple[float, float, float]:
 
 @lru_cache(maxsize=1024)
 def form_name(key: str, w: float, h: float, numbered: bool, round_face: bool) -> str:
-    """The name of a reused block in the PDF: its key and the face it was drawn for."""
+    """The name of a reused block: its key and the face it was drawn for."""
     return f"{key}-{w:g}x{h:g}{'-n' if numbered else ''}{'-o' if round_face else ''}"
+
+
+class Forms:
+    """The reused blocks of one document: those it holds, and the name each has in the PDF.
+
+    A page names every form it places, in its stream and its resources: a short name
+    ("F12", numbered in the order blocks are first asked for) keeps pages small, and the
+    block's full name (`form_name`) is what tells blocks apart.
+    """
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()  # full names of the forms the document holds
+        self._pdf_names: dict[str, str] = {}
+
+    def pdf_name(self, name: str) -> str:
+        found = self._pdf_names.get(name)
+        if found is None:
+            found = self._pdf_names[name] = f"F{len(self._pdf_names) + 1}"
+        return found
 
 
 def see_through(value: str, opacity: float) -> Color:
@@ -417,11 +436,12 @@ class CanvasPen(Pen):
     into problems and refuses the whole PDF.
     """
 
-    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0, forms: set | None = None,
-                 *, numbered: bool = False, round_face: bool = False):
+    def __init__(self, canvas, w: float, h: float, bleed: float = 0.0,
+                 forms: Forms | None = None, *, numbered: bool = False,
+                 round_face: bool = False):
         super().__init__(w, h, bleed, numbered=numbered, round_face=round_face)
         self._canvas = canvas
-        self._forms = forms  # names of the forms the document already holds
+        self._forms = forms  # the document's reused blocks
         self._text: PDFTextObject | None = None
         self._state: tuple[str, float, str] | None = None  # font, size, fill last set
         self._leading: float | None = None  # the leading last set in the text object
@@ -475,15 +495,17 @@ class CanvasPen(Pen):
         if self._forms is None:
             draw(self)
             return
+        forms = self._forms
         name = form_name(key, self.w, self.h, self.numbered, self.round_face)
+        pdf_name = forms.pdf_name(name)
         if not under_text:
             self.flush()
         # Pending text is a text object of its own, not yet in the canvas's stream: a form
         # placed now lands under it.
         c = self._canvas
-        if name not in self._forms:
+        if name not in forms.held:
             bleed = self.bleed * mm
-            c.beginForm(name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
+            c.beginForm(pdf_name, lowerx=-bleed, lowery=-bleed, upperx=self.w * mm + bleed,
                         uppery=self.h * mm + bleed)
             try:
                 # A form may place forms of its own: the PDF still holds each once.
@@ -494,8 +516,8 @@ class CanvasPen(Pen):
                 self.issues += inner.issues
             finally:
                 c.endForm()  # the page goes on, even after a failed drawing
-            self._forms.add(name)
-        c.doForm(name)
+            forms.held.add(name)
+        c.doForm(pdf_name)
 
     def flush(self) -> None:
         if self._text is not None:

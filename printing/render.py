@@ -25,7 +25,7 @@ from cms.selectors import load_game, load_some
 from cms.validation import ERROR, GameContent, Problem
 
 from . import text as typo
-from .draw import CanvasPen, Issue, MeasurePen, fitted_text, rgb
+from .draw import CanvasPen, Forms, Issue, MeasurePen, fitted_text, rgb
 from .products import PRODUCT_SENTENCES, PRODUCTS, Deck, Page, Product, Sheets
 from .sheets import (
     BACKS_LONG,
@@ -400,7 +400,7 @@ class Writer:
         self.canvas.setViewerPreference("PrintScaling", "None")
         self.options = options
         self.pages = 0
-        self.forms: set[str] = set()
+        self.forms = Forms()
         self.progress = progress
         self.total = total
         self.done = 0
@@ -457,13 +457,14 @@ class Writer:
         return " · ".join((self.game_name, products, self.sheet_words % {
             "n": sheet, "total": sheets}, side))
 
-    def crop_marks(self, marks) -> None:
+    def crop_marks(self, lines: Sequence[tuple[float, float, float, float]]) -> None:
+        """Draw the marks, each (x1, y1, x2, y2) in points (a run works them out once)."""
         c = self.canvas
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(CROP_MARK_WIDTH)
         # One stroke a mark: a reader of the PDF finds each mark as a line of its own.
-        for m in marks:
-            c.line(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm)
+        for line in lines:
+            c.line(*line)
 
     def face(self, placement: Placement, w: float, h: float, draw, item, *, shared=None,
              product: Deck | None = None, source=None, ident: str = ""):
@@ -609,6 +610,15 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
     total = run.sheets(per_page)
     label_box = sheet.label_box
     run_label = run.label
+    marks: dict[tuple[bool, int], list[tuple[float, float, float, float]]] = {}
+
+    def crop_marks(backs: bool, count: int):
+        """The marks of a page of `count` faces, in points: worked out once a run."""
+        key = (backs, count)
+        if key not in marks:
+            marks[key] = [(m.x1 * mm, m.y1 * mm, m.x2 * mm, m.y2 * mm)
+                          for m in sheet.crop_marks(backs=backs, count=count)]
+        return marks[key]
 
     def shared(deck: Deck, side: str):
         draw = deck.front_form if side == "front" else deck.back_form
@@ -637,7 +647,7 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
             writer.canvas.line(*(v * mm for v in fold_line))
             writer.canvas.restoreState()
         if options.crop_marks:
-            writer.crop_marks(sheet.crop_marks(backs=backs, count=len(chunk)))
+            writer.crop_marks(crop_marks(backs, len(chunk)))
         writer.label(writer.sheet_label(run_label, number, total, side), label_box)
         writer.end()
 

@@ -13,7 +13,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from printing import text as typo
-from printing.draw import CanvasPen, MeasurePen, Path
+from printing.draw import CanvasPen, Forms, MeasurePen, Path
 from printing.products import BY_GAME
 from printing.sheets import Rect
 
@@ -338,7 +338,7 @@ def test_an_unknown_line_style_is_refused_when_measuring_as_when_printing(style)
 def test_a_drawing_that_fails_midway_leaves_the_page_s_state_balanced():
     typo.fonts()
     canvas = Canvas(io.BytesIO(), invariant=1)
-    pen = CanvasPen(canvas, 50, 50, forms=set())
+    pen = CanvasPen(canvas, 50, 50, forms=Forms())
 
     def broken(inner):
         inner.rect(Rect(0, 0, 5, 5), fill="#ff0000")
@@ -388,7 +388,7 @@ def drawn_with_forms(draw, faces: int = 1) -> tuple:
     typo.fonts()
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=(PAGE_MM * MM, PAGE_MM * MM), invariant=1)
-    forms: set[str] = set()
+    forms = Forms()
     width = PAGE_MM / faces
     for face in range(faces):
         canvas.saveState()
