@@ -13,9 +13,8 @@ NBSP = "\u00a0"  # no-break space: before ":" and a unit such as €
 # Any space on a line (not a line break): a typed space, a tab, a no-break or a thin one.
 _SPACE = r"[^\S\r\n]"
 _SPACE_BEFORE = re.compile(_SPACE + r"*([;!?])")
-# The same without entities to mind: after a word, before the first of a run of ; ! ?
-# Nothing goes inside brackets: "(?)" stays as it is.
-_SPACE_BEFORE_PLAIN = re.compile(r"(?<=[^\s;!?(\[])" + _SPACE + r"*(?=[;!?])")
+# Runs of ; ! ?: without entities to mind, the first of a run after a word gets the space.
+_PUNCTUATION = re.compile(r"[;!?]+")
 _DIGIT_SPACE = re.compile(r"\d \d")
 # A colon that ends a word and is followed by a space: not 12:30, 3:2 or https://.
 _COLON = re.compile(r"(?<=\S)" + _SPACE + r"*:(?=\s|$)|(?<=\s):")
@@ -47,6 +46,27 @@ def _needs_typography(text: str) -> bool:
 
 def _one_space(match: re.Match) -> str:
     return NBSP if not _NO_BREAK.isdisjoint(match.group()) else " "
+
+
+def _space_before_punctuation(text: str) -> str:
+    """Put a narrow no-break space (for any spaces) between a word and the ; ! ? after it.
+
+    Only after a word: nothing goes inside brackets, "(?)" stays as it is, and "?!" stays
+    together. Most text has one such run, at its end: found with one search, not a
+    pattern tried at every character.
+    """
+    parts: list[str] = []
+    done = 0
+    for run in _PUNCTUATION.finditer(text):
+        end = run.start()  # where the word before it ends, once its spaces are skipped
+        while end > 0 and text[end - 1].isspace() and text[end - 1] not in "\r\n":
+            end -= 1
+        before = text[end - 1] if end else ""
+        if not before or before.isspace() or before in ";!?([":
+            continue
+        parts += (text[done:end], NNBSP)
+        done = run.start()
+    return "".join((*parts, text[done:])) if parts else text
 
 
 def french_spacing(text: str) -> str:
@@ -88,7 +108,7 @@ def french_spacing(text: str) -> str:
     if "&" in text:
         text = _SPACE_BEFORE.sub(before, text)
     elif ";" in text or "!" in text or "?" in text:
-        text = _SPACE_BEFORE_PLAIN.sub(NNBSP, text)
+        text = _space_before_punctuation(text)
     if ":" in text:
         text = _COLON.sub(NBSP + ":", text)
     if _DIGIT_SPACE.search(text):
