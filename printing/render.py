@@ -512,19 +512,28 @@ def draw_ident(pen: CanvasPen, ident: str) -> None:
     out of the identifier's strip), and the identifier joins that text.
     """
     cx, cy = pen.ident_box.centre
-    # Every identifier of a deck has the same width (its digits are as wide as each other):
-    # the pill is one form, placed again, and the identifier starts where its shape would.
+    # Every identifier of a deck has the same width (its digits are as wide as each other
+    # in DejaVu and Vera): the pill is one form, placed again, and the identifier starts
+    # where its shape would. A font whose digits differ has each identifier measured.
     shape = ident.translate(DIGITS_AS_ZERO)
     width = _ident_width(shape)
     pen.reuse(f"ident-{shape}", lambda inner: _pill(inner, width), under_text=True)
-    pen.label(ident, cx - width / 2, cy - LABEL_SIZE * 0.35 / mm, size=LABEL_SIZE,
+    text_width = width if _even_digits() else _ident_width(ident)
+    pen.label(ident, cx - text_width / 2, cy - LABEL_SIZE * 0.35 / mm, size=LABEL_SIZE,
               font=typo.CONDENSED, fill=LABEL_GREY)
 
 
 @lru_cache(maxsize=64)
-def _ident_width(shape: str) -> float:
-    """The width in mm of an identifier of this shape (its digits written as zeros)."""
-    return pdfmetrics.stringWidth(shape, typo.CONDENSED, LABEL_SIZE) / mm
+def _ident_width(text: str) -> float:
+    """The width in mm of an identifier, or of its shape (its digits written as zeros)."""
+    return pdfmetrics.stringWidth(text, typo.CONDENSED, LABEL_SIZE) / mm
+
+
+@lru_cache(maxsize=1)
+def _even_digits() -> bool:
+    """Whether the identifiers' font draws the ten digits all as wide as each other."""
+    typo.fonts()
+    return len({pdfmetrics.stringWidth(digit, typo.CONDENSED, 1) for digit in "0123456789"}) == 1
 
 
 def _pill(pen: CanvasPen, width: float) -> None:
@@ -607,7 +616,7 @@ def write_run(writer: Writer, run: Run, *, preview: bool = False) -> None:
     fold_line = sheet.fold_line if has_backs else None
     folded = fold_line is not None
     per_page = sheet.per_page
-    total = run.sheets(per_page)
+    total = 1 if preview else run.sheets(per_page)  # a preview is one sheet, and says so
     label_box = sheet.label_box
     run_label = run.label
     marks: dict[tuple[bool, int], list[tuple[float, float, float, float]]] = {}

@@ -2,7 +2,9 @@
 each back behind its front on the paper, one-sided pages never back to back, page boxes
 that fit what each page holds, marks on the printable area, no text too small to read."""
 
+import io
 import itertools
+import re
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -216,6 +218,40 @@ def test_partial_last_sheets_and_odd_counts_keep_every_back_behind_its_front(
     sizes = page_sizes(path)
     if backs in ("long", "short"):
         assert len(sizes) % 2 == 0
+
+
+@pytest.mark.parametrize("game,products", [("the-mind", ()), ("millionnaire", ("reponses",))])
+def test_a_preview_is_one_sheet_and_its_label_says_so(game, products):
+    # Decks of fixed cards, several sheets long: the preview shows the first sheet only,
+    # labelled as the whole of what it shows, never « feuille 1/12 ».
+    def labels(preview):
+        out = io.BytesIO()
+        render(game, products, PrintOptions(), out=out, preview=preview)
+        pdf = pdfium.PdfDocument(out.getvalue())
+        found = [re.search(r"feuille (\d+)/(\d+)", flat(pdf[page].get_textpage()
+                                                         .get_text_range()))
+                 for page in range(len(pdf))]
+        return [(int(m[1]), int(m[2])) for m in found if m]
+
+    assert labels(preview=True) == [(1, 1)]
+    whole = labels(preview=False)
+    assert whole[0][0] == 1 and whole[0][1] > 1  # the print itself has several sheets
+
+
+def test_every_identifier_is_centred_on_its_card(demo, tmp_path):
+    # Poker cards (63 mm wide) side by side, without gutter or bleed: the cards' columns
+    # fill the page's trim box, and each identifier's middle is its card's middle.
+    demo("millionnaire")
+    path = tmp_path / "questions.pdf"
+    render("millionnaire", ("questions",), PrintOptions(gutter=0, bleed=0), out=str(path))
+    trims = [_boxes(page)["trimbox"] for page in PdfReader(str(path)).pages]
+    seen = [spot for spots in identifiers(path).values() for spot in spots]
+    assert len(seen) > 20
+    for spot in seen:
+        left, _bottom, right, _top = trims[spot.page]
+        columns = round((right - left) / 63)
+        middles = [left + 63 * (column + 0.5) for column in range(columns)]
+        assert min(abs(spot.x - middle) for middle in middles) < 0.05, spot
 
 
 def test_a_card_printed_again_alone_keeps_its_number(demo, tmp_path):
