@@ -62,9 +62,17 @@ def players_label(engine) -> str:
     return _("De %(a)s à %(b)s joueurs.") % {"a": engine.min_players, "b": engine.max_players}
 
 
+def on_one_screen(game: str) -> bool:
+    """Whether a game is played by a whole table on one shared screen (a browser's `Play`)."""
+    return game in ENGINES and not ENGINES[game].private_hands
+
+
 def start_play(*, game: str, players: list[str], browser: str, seed: int | None = None,
                now: float | None = None) -> Play:
     """Draw the content and start a game for this browser; refuse a table or a library too small."""
+    if not on_one_screen(game):
+        raise Refused("not_on_one_screen",
+                      _("Ce jeu se joue en salle, chacun sur son téléphone."))
     engine = ENGINES[game]
     players = clean_players(game, players)
     seed = secrets.randbits(48) if seed is None else seed

@@ -63,8 +63,9 @@ def _own_play(request, token: str) -> Play:
 @with_browser
 def home(request):
     """Offer the games, and the games this browser can resume."""
-    games = [{"spec": spec, "playable": slug in ENGINES,
-              "players": services.players_label(ENGINES[slug]) if slug in ENGINES else ""}
+    games = [{"spec": spec, "playable": services.on_one_screen(slug),
+              "players": (services.players_label(ENGINES[slug])
+                          if services.on_one_screen(slug) else "")}
              for slug, spec in GAMES.items()]
     ongoing = Play.objects.filter(browser=request.browser, finished=False)[:10]
     return render(request, "player/home.html", {"games": games, "ongoing": ongoing})
@@ -74,7 +75,7 @@ def home(request):
 @with_browser
 def setup(request, slug: str):
     """Ask the number of players and their names, then start the game."""
-    if slug not in ENGINES:
+    if not services.on_one_screen(slug):
         raise Http404(_("Ce jeu ne se joue pas encore dans le navigateur."))
     engine, spec = ENGINES[slug], GAMES[slug]
     names = [request.POST.get(f"name-{i}", "")[:200] for i in range(engine.max_players)]

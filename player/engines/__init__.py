@@ -6,4 +6,15 @@ with `ENGINE`; nothing else names it.
 
 from cms.games import modules_in
 
-ENGINES = {slug: module.ENGINE for slug, module in modules_in(__name__).items()}
+
+def checked(engines: dict) -> dict:
+    """Return the engines, once each says whether it may be played on one shared screen."""
+    for slug, engine in engines.items():
+        if not isinstance(getattr(engine, "private_hands", None), bool):
+            raise TypeError(f"player/engines: the {slug} engine must set private_hands to True"
+                            " (each seat holds secrets: played in a room) or False (one "
+                            "shared screen).")
+    return engines
+
+
+ENGINES = checked({slug: module.ENGINE for slug, module in modules_in(__name__).items()})

@@ -109,6 +109,9 @@ class Engine(Protocol):
     slug: str
     min_players: int
     max_players: int
+    # Each seat holds what the others may not see: played in a room, a device a seat,
+    # never on one shared screen.
+    private_hands: bool
 
     def needs(self, players: int) -> dict[str, int]:
         """Return how many units of each kind a game at this table may draw at most."""

@@ -153,6 +153,7 @@ class DouzeCoupsEngine:
     slug = SLUG
     min_players = 2
     max_players = 4
+    private_hands = False  # the whole table plays on one shared screen
 
     def needs(self, players: int) -> dict[str, int]:
         """Return the most units of each kind a game draws: the registry's full game."""

@@ -41,6 +41,7 @@ class MillionnaireEngine:
     slug = "millionnaire"
     min_players = 1
     max_players = 1
+    private_hands = False  # the whole table plays on one shared screen
 
     def needs(self, players: int) -> dict[str, int]:
         # A spare question per step beside the one played: the loader draws by step rank.

@@ -85,6 +85,7 @@ class PrendreSaPlaceEngine:
     slug = SPEC.slug
     min_players = 2
     max_players = 6
+    private_hands = False  # the whole table plays on one shared screen
 
     def __init__(self, spec):
         self.spec = spec

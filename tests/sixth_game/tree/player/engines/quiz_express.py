@@ -17,6 +17,7 @@ class QuizExpressEngine:
     slug = "quiz-express"
     min_players = 2
     max_players = 4
+    private_hands = False  # the whole table plays on one shared screen
 
     def needs(self, players: int) -> dict[str, int]:
         return {KIND: players * RULES.rounds}

@@ -1,0 +1,191 @@
+"""The Mind: 2 to 4 players lay the cards 1 to 100 in order together, without a word.
+
+No turns: any seat plays its lowest card whenever it feels the moment has come, and the
+server takes plays in the order it receives them. Each seat's hand is its own secret:
+played in a room, a phone a player (`private_hands`), never on one shared screen.
+
+Every number comes from `cms.games.the_mind.RULES`: the last level and the lives by
+player count, the shuriken at start, the rewards and their caps. A level deals as many
+cards to each player as its number, from the whole deck shuffled again. Before a level
+starts, and again after each mistake, everyone puts a hand on the table (`ready`): the
+concentration. A card played while a lower one is still in a hand costs a life, and every
+lower card in every hand is discarded, shown to all; the level goes on. A shuriken needs
+every player's agreement (`shuriken`, withdrawn by `shuriken_no`, dropped by any play):
+each player then discards their lowest card, shown to all.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from cms.games.the_mind import LIFE, RULES, SHURIKEN
+
+from .base import TABLE, Refused, State, Step, dice, evolve, int_field
+
+CONCENTRATING = "concentrating"  # every hand on the table before playing (again)
+PLAYING = "playing"
+OVER = "over"
+
+WON, LOST = "won", "lost"
+
+
+class TheMindEngine:
+    slug = "the-mind"
+    min_players = min(RULES.levels_by_players)
+    max_players = max(RULES.levels_by_players)
+    private_hands = True  # each seat sees only its own cards: played in a room
+
+    def needs(self, players: int) -> dict[str, int]:
+        return {}  # the numbers are the game's own cards, not content from the library
+
+    def start(self, spec, content, players, seed, *, now=0.0) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise Refused("players", _("De %(a)s à %(b)s joueurs.") % {
+                "a": self.min_players, "b": self.max_players})
+        count = len(players)
+        state: State = {
+            "seed": seed, "players": list(players),
+            "last_level": RULES.levels_by_players[count],
+            "lives": RULES.lives_by_players[count], "shurikens": RULES.start_shurikens,
+            "level": 0, "hands": [], "pile": [], "discarded": [], "ready": [],
+            "votes": [], "mistakes": 0, "reward": "", "result": "", "phase": CONCENTRATING,
+        }
+        _deal(state, 1)
+        return state
+
+    def apply(self, state: State, action: dict):
+        kind = action.get("type")
+        handler = {"ready": self._ready, "play": self._play, "shuriken": self._shuriken,
+                   "shuriken_no": self._shuriken_no}.get(kind if isinstance(kind, str) else "")
+        if handler is None or state["phase"] == OVER:
+            raise Refused("unknown_action")
+        step = Step(evolve(state))
+        seat = int_field(action, "seat", low=0, high=len(state["players"]) - 1)
+        handler(step, seat, action)
+        return step.state, step.events
+
+    def _ready(self, step: Step, seat: int, action: dict) -> None:
+        state = step.state
+        if state["phase"] != CONCENTRATING or state["ready"][seat]:
+            raise Refused("wrong_phase")
+        state["ready"][seat] = True
+        step.emit("ready", seat=seat)
+        if all(state["ready"]):
+            state["phase"] = PLAYING
+            step.emit("started", level=state["level"])
+
+    def _play(self, step: Step, seat: int, action: dict) -> None:
+        state = step.state
+        if state["phase"] != PLAYING:
+            raise Refused("wrong_phase", _("Tout le monde doit d’abord poser la main."))
+        hand = state["hands"][seat]
+        card = int_field(action, "card", low=RULES.cards[0], high=RULES.cards[1])
+        # The card names the play: sent twice, the second finds it gone and changes nothing.
+        if not hand or card != hand[0]:
+            raise Refused("not_lowest", _("On joue sa plus petite carte."))
+        hand.pop(0)
+        state["pile"].append(card)
+        state["votes"] = [False] * len(state["players"])
+        step.emit("played", seat=seat, card=card)
+        lower = [{"seat": other, "card": c} for other, cards in enumerate(state["hands"])
+                 for c in cards if c < card]
+        if lower:
+            state["lives"] -= 1
+            state["mistakes"] += 1
+            for other, cards in enumerate(state["hands"]):
+                state["hands"][other] = [c for c in cards if c > card]
+            state["discarded"] += lower
+            step.emit("mistake", seat=seat, card=card, discarded=lower, lives=state["lives"])
+            if state["lives"] <= 0:
+                self._end(step, LOST)
+                return
+        self._after_cards_left(step, concentrate=bool(lower))
+
+    def _shuriken(self, step: Step, seat: int, action: dict) -> None:
+        state = step.state
+        if state["phase"] != PLAYING or state["votes"][seat]:
+            raise Refused("wrong_phase")
+        if state["shurikens"] <= 0:
+            raise Refused("no_shuriken", _("Il ne reste aucun shuriken."))
+        state["votes"][seat] = True
+        step.emit("shuriken_vote", seat=seat)
+        if not all(state["votes"]):
+            return
+        state["shurikens"] -= 1
+        state["votes"] = [False] * len(state["players"])
+        thrown = [{"seat": other, "card": cards.pop(0)}
+                  for other, cards in enumerate(state["hands"]) if cards]
+        state["discarded"] += thrown
+        step.emit("shuriken", discarded=thrown, shurikens=state["shurikens"])
+        self._after_cards_left(step, concentrate=False)
+
+    def _shuriken_no(self, step: Step, seat: int, action: dict) -> None:
+        state = step.state
+        if state["phase"] != PLAYING or not state["votes"][seat]:
+            raise Refused("wrong_phase")
+        state["votes"][seat] = False
+        step.emit("shuriken_withdrawn", seat=seat)
+
+    def _after_cards_left(self, step: Step, *, concentrate: bool) -> None:
+        """Close the level once every hand is empty; else concentrate again after a mistake."""
+        state = step.state
+        if any(state["hands"]):
+            if concentrate:
+                state["phase"] = CONCENTRATING
+                state["ready"] = [False] * len(state["players"])
+            return
+        level = state["level"]
+        reward = RULES.rewards.get(level, "")
+        if reward == LIFE:
+            state["lives"] = min(state["lives"] + 1, RULES.max_lives)
+        elif reward == SHURIKEN:
+            state["shurikens"] = min(state["shurikens"] + 1, RULES.max_shurikens)
+        state["reward"] = reward
+        step.emit("level_won", level=level, reward=reward)
+        if level >= state["last_level"]:
+            self._end(step, WON)
+            return
+        _deal(state, level + 1)
+
+    def _end(self, step: Step, result: str) -> None:
+        step.state["result"] = result
+        step.state["phase"] = OVER
+        step.emit("game_over", result=result)
+
+    def view(self, state: State, seat=TABLE) -> dict:
+        """What a seat may see: its own hand, and of the others only how many cards they hold."""
+        mine = None if seat is TABLE else list(state["hands"][seat])
+        return {
+            "phase": state["phase"], "level": state["level"], "last_level": state["last_level"],
+            "lives": state["lives"], "shurikens": state["shurikens"],
+            "pile": list(state["pile"]), "top": state["pile"][-1] if state["pile"] else None,
+            "discarded": [dict(d) for d in state["discarded"]],
+            "players": [{"seat": n, "name": name, "cards": len(state["hands"][n]),
+                         "ready": state["ready"][n], "shuriken": state["votes"][n]}
+                        for n, name in enumerate(state["players"])],
+            "seat": seat, "hand": mine, "reward": state["reward"], "result": state["result"],
+            "finished": state["phase"] == OVER,
+        }
+
+    def deadline(self, state: State):
+        return None
+
+    def finished(self, state: State) -> bool:
+        return state["phase"] == OVER
+
+
+def _deal(state: State, level: int) -> None:
+    """Shuffle the whole deck again and deal `level` cards to each player, sorted."""
+    low, high = RULES.cards
+    deck = list(range(low, high + 1))
+    dice(state, "level", level, state["mistakes"]).shuffle(deck)
+    count = len(state["players"])
+    state["level"] = level
+    state["hands"] = [sorted(deck[n * level:(n + 1) * level]) for n in range(count)]
+    state["pile"], state["discarded"] = [], []
+    state["ready"] = [False] * count
+    state["votes"] = [False] * count
+    state["phase"] = CONCENTRATING
+
+
+ENGINE = TheMindEngine()

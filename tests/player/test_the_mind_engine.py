@@ -1,0 +1,234 @@
+"""The Mind's rules, played through the engine as a room's devices would send them.
+
+The numbers asserted here are the game's (../shared/GAMES.md), written out, not read
+from the spec the engine reads.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from cms.games import GAMES
+from player.engines.base import TABLE, Refused
+from player.engines.the_mind import ENGINE
+
+SPEC = GAMES["the-mind"]
+
+
+def start(players=2, seed=7):
+    return ENGINE.start(SPEC, {}, [f"J{n}" for n in range(players)], seed)
+
+
+def act(state, **action):
+    before = json.dumps(state, sort_keys=True)
+    new, events = ENGINE.apply(state, action)
+    assert json.dumps(state, sort_keys=True) == before  # the state given is never changed
+    return new, events
+
+
+def refused(state, **action):
+    before = copy.deepcopy(state)
+    with pytest.raises(Refused) as caught:
+        ENGINE.apply(state, action)
+    assert state == before
+    return caught.value.code
+
+
+def all_ready(state):
+    for seat in range(len(state["players"])):
+        state, _events = act(state, type="ready", seat=seat)
+    return state
+
+
+def lowest(state):
+    """The seat holding the lowest card still in a hand, and that card."""
+    return min((cards[0], seat) for seat, cards in enumerate(state["hands"]) if cards)[::-1]
+
+
+def play_level_perfectly(state):
+    level = state["level"]
+    if state["phase"] == "concentrating":
+        state = all_ready(state)
+    while state["level"] == level and state["phase"] != "over":
+        seat, card = lowest(state)
+        state, _events = act(state, type="play", seat=seat, card=card)
+    return state
+
+
+@pytest.mark.parametrize("players,last_level,lives", [(2, 12, 2), (3, 10, 3), (4, 8, 4)])
+def test_a_game_starts_at_level_one_with_the_lives_of_its_table(players, last_level, lives):
+    state = start(players)
+    view = ENGINE.view(state, TABLE)
+    assert (view["level"], view["last_level"], view["lives"], view["shurikens"]) == (
+        1, last_level, lives, 1)
+    assert [p["cards"] for p in view["players"]] == [1] * players
+    cards = [c for hand in state["hands"] for c in hand]
+    assert len(set(cards)) == players and all(1 <= c <= 100 for c in cards)
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_the_table_seats_two_to_four(players):
+    with pytest.raises(Refused):
+        start(players)
+
+
+def test_nobody_plays_before_every_hand_is_on_the_table():
+    state = start(3)
+    seat, card = lowest(state)
+    assert refused(state, type="play", seat=seat, card=card) == "wrong_phase"
+    state, _events = act(state, type="ready", seat=0)
+    assert refused(state, type="ready", seat=0) == "wrong_phase"  # once is enough
+    state, _events = act(state, type="ready", seat=1)
+    assert refused(state, type="play", seat=seat, card=card) == "wrong_phase"
+    state, events = act(state, type="ready", seat=2)
+    assert events[-1] == {"type": "started", "level": 1}
+    state, _events = act(state, type="play", seat=seat, card=card)
+    assert state["pile"] == [card]
+
+
+def test_each_seat_sees_its_own_hand_and_only_how_many_cards_the_others_hold():
+    state = play_level_perfectly(start(3))  # level 2: two cards each
+    for seat in range(3):
+        view = ENGINE.view(state, seat)
+        assert view["hand"] == state["hands"][seat]
+        assert [p["cards"] for p in view["players"]] == [2, 2, 2]
+        # Other cards in the others' hands (as many each) show this seat nothing new.
+        swapped = copy.deepcopy(state)
+        unused = [c for c in range(1, 101) if all(c not in h for h in state["hands"])]
+        for other in range(3):
+            if other != seat:
+                swapped["hands"][other] = sorted(unused[other * 2:other * 2 + 2])
+        assert ENGINE.view(swapped, seat) == view
+    assert ENGINE.view(state, TABLE)["hand"] is None
+    assert ENGINE.view(state, TABLE) == ENGINE.view(swapped, TABLE)
+
+
+def test_a_play_is_one_s_own_lowest_card_and_counts_once():
+    state = all_ready(start(2, seed=3))
+    state = play_level_perfectly(state)  # level 2
+    state = all_ready(state)
+    seat, card = lowest(state)
+    higher = state["hands"][seat][1]
+    assert refused(state, type="play", seat=seat, card=higher) == "not_lowest"
+    other = 1 - seat
+    assert refused(state, type="play", seat=other, card=card) == "not_lowest"  # not theirs
+    state, _events = act(state, type="play", seat=seat, card=card)
+    assert refused(state, type="play", seat=seat, card=card) == "not_lowest"  # a replay
+    assert state["pile"] == [card]
+
+
+def test_a_card_played_too_soon_costs_a_life_and_every_lower_card_then_the_level_goes_on():
+    state = all_ready(start(3, seed=11))
+    state = play_level_perfectly(play_level_perfectly(state))  # level 3, a life won at 3
+    assert state["level"] == 3
+    lives = state["lives"]
+    state = all_ready(state)
+    # The highest of the lowest cards is played first: the two lower ones are lost.
+    firsts = sorted((cards[0], seat) for seat, cards in enumerate(state["hands"]))
+    card, seat = firsts[-1]
+    lower = sorted(c for hand in state["hands"] for c in hand if c < card)
+    state, events = act(state, type="play", seat=seat, card=card)
+    assert state["lives"] == lives - 1
+    assert sorted(d["card"] for d in state["discarded"]) == lower
+    assert all(c > card for hand in state["hands"] for c in hand)
+    assert events[-1]["type"] == "mistake"
+    assert state["level"] == 3 and state["phase"] == "concentrating"  # hands down again
+    seat, card = lowest(state)
+    assert refused(state, type="play", seat=seat, card=card) == "wrong_phase"
+    state = play_level_perfectly(state)
+    assert state["level"] == 4
+
+
+def test_the_last_life_lost_ends_the_game():
+    state = play_level_perfectly(start(2, seed=5))  # level 2, two lives
+    state["hands"] = [[10, 60], [20, 30]]  # a deal to get wrong twice
+    state = all_ready(state)
+    state, _events = act(state, type="play", seat=1, card=20)  # 10 was still held
+    assert state["lives"] == 1 and state["hands"] == [[60], [30]]
+    state = all_ready(state)
+    state, events = act(state, type="play", seat=0, card=60)  # 30 was still held
+    assert state["lives"] == 0 and state["result"] == "lost" and ENGINE.finished(state)
+    assert events[-1] == {"type": "game_over", "result": "lost"}
+    assert refused(state, type="ready", seat=0) == "unknown_action"
+
+
+def test_a_shuriken_needs_everyone_and_throws_each_lowest_card():
+    state = all_ready(start(3, seed=2))
+    state = play_level_perfectly(state)  # level 2
+    state = all_ready(state)
+    lowest_cards = [hand[0] for hand in state["hands"]]
+    state, _events = act(state, type="shuriken", seat=0)
+    state, _events = act(state, type="shuriken", seat=1)
+    assert state["shurikens"] == 1 and ENGINE.view(state, TABLE)["players"][0]["shuriken"]
+    state, _events = act(state, type="shuriken_no", seat=1)  # changes their mind
+    state, _events = act(state, type="shuriken", seat=2)
+    assert state["shurikens"] == 1
+    state, _events = act(state, type="shuriken", seat=1)
+    assert state["shurikens"] == 0
+    assert sorted(d["card"] for d in state["discarded"]) == sorted(lowest_cards)
+    assert [len(hand) for hand in state["hands"]] == [1, 1, 1]
+    assert refused(state, type="shuriken", seat=0) == "no_shuriken"
+
+
+def test_a_play_drops_a_shuriken_proposal():
+    state = all_ready(start(2, seed=9))
+    state, _events = act(state, type="shuriken", seat=0)
+    seat, card = lowest(state)
+    state, _events = act(state, type="play", seat=seat, card=card)
+    assert not any(ENGINE.view(state, TABLE)["players"][n]["shuriken"] for n in (0, 1))
+
+
+@pytest.mark.parametrize("players,last_level", [(2, 12), (4, 8)])
+def test_rewards_are_capped_and_the_last_level_wins(players, last_level):
+    state = start(players, seed=4)
+    seen = []
+    while state["phase"] != "over":
+        state = play_level_perfectly(state)
+        seen.append((state["reward"], state["lives"], state["shurikens"]))
+    assert state["result"] == "won" and state["level"] == last_level
+    # Rewards after levels 2 (shuriken), 3 (life), 5, 6, 8 and 9; 5 lives and 3 shurikens
+    # at most.
+    rewards = [r for r, _lives, _shurikens in seen]
+    assert rewards[1:3] == ["shuriken", "life"] and rewards[4:6] == ["shuriken", "life"]
+    assert rewards[0] == rewards[3] == rewards[6] == ""
+    assert all(lives <= 5 and shurikens <= 3 for _r, lives, shurikens in seen)
+    assert seen[-1][2] == 3  # 1 + 3 shurikens won, capped at 3
+    assert seen[-1][1] == 5  # 2 + 3 lives, or 4 + 2 capped at 5
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "play", "seat": 9, "card": 1}, {"type": "play", "seat": "0", "card": "x"},
+    {"type": "play", "seat": True, "card": 1}, {"type": "play", "card": 1},
+    {"type": "play", "seat": 0, "card": 101}, {"type": "steal", "seat": 0},
+    {"type": ["play"], "seat": 0}, {"seat": 0}])
+def test_hostile_messages_are_refused_and_change_nothing(action):
+    state = all_ready(start(2))
+    refused(state, **action)
+
+
+@pytest.mark.django_db
+def test_the_mind_is_not_offered_on_one_shared_screen(client):
+    # Each hand is secret: on one screen every player would see every hand.
+    from player import services
+
+    html = client.get("/").content.decode()
+    assert 'href="/jouer/the-mind/"' not in html and "The Mind" in html
+    assert client.get("/jouer/the-mind/").status_code == 404
+    with pytest.raises(Refused) as caught:
+        services.start_play(game="the-mind", players=["Ana", "Bo"], browser="b" * 32)
+    assert caught.value.code == "not_on_one_screen"
+
+
+def test_an_engine_that_does_not_say_how_it_is_played_is_refused_at_start_up():
+    from player.engines import ENGINES, checked
+
+    class Silent:
+        slug, min_players, max_players = "silent", 2, 4
+
+    with pytest.raises(TypeError, match="silent engine must set private_hands"):
+        checked({"silent": Silent()})
+    assert checked(dict(ENGINES)) == ENGINES  # every engine here says it
+    assert {slug for slug, engine in ENGINES.items() if engine.private_hands} == {"the-mind"}
