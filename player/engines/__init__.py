@@ -1,7 +1,8 @@
 """The engines, one per playable game, by game slug (see base.py for their shape).
 
 A game is playable when this package holds a module named as its module in `cms.games`,
-with `ENGINE`; nothing else names it.
+with `ENGINE`; nothing else names it. On one shared screen only if its engine says no
+seat holds secrets (`private_hands`); a game whose seats do is played in a room.
 """
 
 from cms.games import modules_in
