@@ -174,6 +174,65 @@ class TheMindEngine:
         return state["phase"] == OVER
 
 
+# --- bots: they fill the empty seats of a room -------------------------------------------------
+
+# A bot keeps the table's unspoken clock: it waits, from the moment the pile last changed,
+# about BOT_PACE seconds for each number between the pile's top and its lowest card, give
+# or take BOT_JITTER, then plays that card. Two close cards in different hands are where
+# a team errs, bots as people.
+BOT_PACE = 0.25
+BOT_JITTER = 0.2
+# A long wait ahead, or little room for error: a bot then wants a shuriken.
+BOT_SHURIKEN_GAP = 30
+
+
+def bot_wait(state: State, seat: int) -> float | None:
+    """Seconds the bot at `seat` waits, from the pile's last change, before playing its
+    lowest card; None when it has nothing to play now."""
+    hand = state["hands"][seat]
+    if state["phase"] != PLAYING or not hand:
+        return None
+    top = state["pile"][-1] if state["pile"] else 0
+    rng = dice(state, "bot", seat, state["level"], len(state["pile"]),
+               len(state["discarded"]), state["mistakes"])
+    return round(BOT_PACE * (hand[0] - top) * rng.uniform(1 - BOT_JITTER, 1 + BOT_JITTER), 3)
+
+
+def bot_wants_shuriken(state: State, seat: int) -> bool:
+    """Whether the bot at `seat` proposes, or agrees to, throwing a shuriken now.
+
+    Only with a shuriken to spare and cards in its hand. It proposes one on the last
+    life with several cards still to play at the table; it agrees to another's proposal
+    then too, or when its own lowest card is far above the pile (a long, risky wait).
+    """
+    hand = state["hands"][seat]
+    if state["phase"] != PLAYING or state["shurikens"] <= 0 or not hand:
+        return False
+    cards_left = sum(len(cards) for cards in state["hands"])
+    if state["lives"] == 1 and cards_left >= 2 * len(state["players"]):
+        return True
+    top = state["pile"][-1] if state["pile"] else 0
+    return any(state["votes"]) and hand[0] - top >= BOT_SHURIKEN_GAP
+
+
+def bot_action(state: State, bots) -> tuple[float, dict] | None:
+    """What the bots at the seats `bots` do next, and after how many seconds from the
+    pile's last change: put their hands on the table at once, vote a shuriken they want
+    at once, or play the first lowest card whose wait runs out. None: nothing to do."""
+    seats = sorted(bots)
+    if state["phase"] == CONCENTRATING:
+        waiting = [seat for seat in seats if not state["ready"][seat]]
+        return (0.0, {"type": "ready", "seat": waiting[0]}) if waiting else None
+    for seat in seats:
+        if not state["votes"][seat] and bot_wants_shuriken(state, seat):
+            return 0.0, {"type": "shuriken", "seat": seat}
+    waits = [(wait, seat) for seat in seats if (wait := bot_wait(state, seat)) is not None]
+    if not waits:
+        return None
+    wait, seat = min(waits)
+    return wait, {"type": "play", "seat": seat, "card": state["hands"][seat][0]}
+
+
 def _deal(state: State, level: int) -> None:
     """Shuffle the whole deck again and deal `level` cards to each player, sorted."""
     low, high = RULES.cards

@@ -232,3 +232,61 @@ def test_an_engine_that_does_not_say_how_it_is_played_is_refused_at_start_up():
         checked({"silent": Silent()})
     assert checked(dict(ENGINES)) == ENGINES  # every engine here says it
     assert {slug for slug, engine in ENGINES.items() if engine.private_hands} == {"the-mind"}
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+from player.engines.the_mind import bot_action  # noqa: E402
+
+
+def test_bots_put_their_hands_down_and_wait_longer_the_farther_their_card_is():
+    state = play_level_perfectly(start(3, seed=1))  # level 2
+    state["hands"] = [[40, 90], [12, 70], [52, 61]]
+    state["ready"] = [True, False, False]
+    for _bot in range(2):
+        wait, action = bot_action(state, {1, 2})
+        assert wait == 0 and action["type"] == "ready"
+        state, _events = act(state, **action)
+    assert state["phase"] == "playing"
+    # Seat 0 is a person holding 40; the bots hold 12 and 52, the pile is empty.
+    wait, action = bot_action(state, {1, 2})
+    assert action == {"type": "play", "seat": 1, "card": 12}
+    assert 12 * 0.25 * 0.8 <= wait <= 12 * 0.25 * 1.2
+    state, _events = act(state, **action)
+    wait, action = bot_action(state, {1, 2})
+    assert action["card"] == 52 and wait >= (52 - 12) * 0.25 * 0.8  # time to play the 40
+    assert bot_action(state, {1, 2}) == (wait, action)  # the same state, the same wait
+
+
+def test_a_bot_with_a_long_wait_agrees_to_a_shuriken_a_person_proposes():
+    state = all_ready(play_level_perfectly(start(2, seed=4)))  # level 2
+    state["hands"] = [[5, 70], [48, 64]]
+    _wait, action = bot_action(state, {1})
+    assert action["type"] == "play"  # nobody proposed: the bot waits its turn
+    state, _events = act(state, type="shuriken", seat=0)
+    assert bot_action(state, {1}) == (0.0, {"type": "shuriken", "seat": 1})
+
+
+def test_bots_on_their_last_life_want_a_shuriken_and_throw_it_together():
+    state = play_level_perfectly(start(2, seed=3))  # level 2
+    state["hands"] = [[5, 70], [8, 64]]
+    state["lives"] = 1
+    state = all_ready(state)
+    _wait, action = bot_action(state, {0, 1})
+    assert action == {"type": "shuriken", "seat": 0}
+    state, _events = act(state, **action)
+    _wait, action = bot_action(state, {0, 1})
+    assert action == {"type": "shuriken", "seat": 1}
+    state, _events = act(state, **action)
+    assert state["shurikens"] == 0 and state["hands"] == [[70], [64]]
+
+
+def test_three_bots_alone_clear_level_four_in_most_games():
+    cleared = 0
+    for seed in range(60):
+        state = start(3, seed=seed)
+        while not ENGINE.finished(state) and state["level"] <= 4:
+            _wait, action = bot_action(state, {0, 1, 2})
+            state, _events = ENGINE.apply(state, action)
+        cleared += state["level"] > 4
+    assert cleared >= 48  # 80 %
