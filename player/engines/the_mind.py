@@ -182,7 +182,7 @@ class TheMindEngine:
 # a team errs, bots as people.
 BOT_PACE = 0.25
 BOT_JITTER = 0.2
-# A long wait ahead, or little room for error: a bot then wants a shuriken.
+# A bot whose lowest card is this far above the pile agrees to a shuriken proposed.
 BOT_SHURIKEN_GAP = 30
 
 
