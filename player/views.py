@@ -63,9 +63,9 @@ def _own_play(request, token: str) -> Play:
 @with_browser
 def home(request):
     """Offer the games, and the games this browser can resume."""
-    games = [{"spec": spec, "playable": services.on_one_screen(slug),
-              "players": (services.players_label(ENGINES[slug])
-                          if services.on_one_screen(slug) else "")}
+    playable = {slug for slug in GAMES if services.on_one_screen(slug)}
+    games = [{"spec": spec, "playable": slug in playable,
+              "players": services.players_label(ENGINES[slug]) if slug in playable else ""}
              for slug, spec in GAMES.items()]
     ongoing = Play.objects.filter(browser=request.browser, finished=False)[:10]
     return render(request, "player/home.html", {"games": games, "ongoing": ongoing})
