@@ -150,6 +150,8 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG el
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    # First: its runserver serves the WebSockets of rooms beside the pages (ASGI).
+    "daphne",
     "cms.apps.PlateauAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -163,6 +165,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "csp",
+    "channels",
     "import_export",  # after cms, whose import and export commands extend the library's
 ]
 
@@ -249,6 +252,25 @@ IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
 IMPORT_EXPORT_SKIP_ADMIN_LOG = False
 
 LOGIN_URL = "admin:login"
+
+# Rooms (several devices, one game): messages between the server's processes. With no
+# REDIS_URL, in this process's memory (one process: `make run`); with it, through Redis, so
+# two devices on two server processes play in the same room.
+REDIS_URL = envsecret("REDIS_URL")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://.")
+CHANNEL_LAYERS = {"default": {
+    "BACKEND": "channels_redis.core.RedisChannelLayer",
+    "CONFIG": {"hosts": [REDIS_URL], "prefix": envstr("REDIS_PREFIX", "plateau")},
+} if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# A room nobody has played in for this long is deleted with its game.
+PLATEAU_ROOM_IDLE_HOURS = envint("PLATEAU_ROOM_IDLE_HOURS", 12)
+if PLATEAU_ROOM_IDLE_HOURS < 1:
+    raise ImproperlyConfigured("PLATEAU_ROOM_IDLE_HOURS must be at least 1.")
+# Bots' waits are multiplied by this percentage (100: the engines' own pace).
+PLATEAU_BOT_TEMPO = envint("PLATEAU_BOT_TEMPO", 100)
+if not 1 <= PLATEAU_BOT_TEMPO <= 1000:
+    raise ImproperlyConfigured("PLATEAU_BOT_TEMPO must be a percentage from 1 to 1000.")
 
 # Login throttling (django-axes): failed logins are counted by client IP in the database;
 # past the limit, that IP is refused, right password or not, until the cool-off ends.

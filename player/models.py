@@ -25,6 +25,8 @@ class Play(models.Model):
     state = models.JSONField(_("état"))
     version = models.PositiveIntegerField(_("version"), default=1)
     finished = models.BooleanField(_("terminée"), default=False, db_index=True)
+    # Played in a room, a device a seat, by the game's room engine: never on one screen.
+    in_room = models.BooleanField(_("en salle"), default=False)
     created_at = models.DateTimeField(_("commencée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("jouée le"), auto_now=True)
 
@@ -83,3 +85,56 @@ class Seen(models.Model):
 
     def __str__(self):
         return f"{self.browser[:6]} · {self.question_id}"
+
+
+ROOM_CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"  # no vowel: no word, no 0/O or 1/I to confuse
+ROOM_CODE_LENGTH = 4
+
+
+class Room(models.Model):
+    """A game played by several devices: a short code to join, a seat a device."""
+
+    code = models.CharField(_("code"), max_length=8, unique=True)
+    game = models.CharField(_("jeu"), max_length=40)  # a slug of cms.games.GAMES
+    host = models.CharField(_("hôte"), max_length=64)  # the browser that created it
+    play = models.OneToOneField(Play, verbose_name=_("partie"), null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="room")
+    created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
+    active_at = models.DateTimeField(_("active le"), auto_now=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("salle")
+        verbose_name_plural = _("salles")
+        ordering = ["-active_at"]
+
+    def __str__(self):
+        return f"{self.code} · {GAMES[self.game].name}"
+
+
+class Seat(models.Model):
+    """A place in a room: a person's device (its browser id) or a bot."""
+
+    room = models.ForeignKey(Room, verbose_name=_("salle"), on_delete=models.CASCADE,
+                             related_name="seats")
+    index = models.PositiveSmallIntegerField(_("place"))
+    name = models.CharField(_("nom"), max_length=30)
+    browser = models.CharField(_("navigateur"), max_length=64, blank=True)  # "" for a bot
+    bot = models.BooleanField(_("robot"), default=False)
+    # The last intent this seat's devices sent that the server took: a replay or a
+    # duplicate (a number not above it) changes nothing.
+    last_seq = models.BigIntegerField(_("dernier message"), default=0)
+    seen_at = models.DateTimeField(_("vue le"), null=True, blank=True)
+    left_at = models.DateTimeField(_("partie le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("place")
+        verbose_name_plural = _("places")
+        ordering = ["room", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="one_seat_per_index"),
+            models.UniqueConstraint(fields=["room", "browser"], name="one_seat_per_browser",
+                                    condition=~models.Q(browser="")),
+        ]
+
+    def __str__(self):
+        return f"{self.room.code} · {self.index} · {self.name}"

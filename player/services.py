@@ -17,7 +17,7 @@ from cms.games import GAMES
 from cms.models import Question
 
 from . import content as library
-from .engines import ENGINES
+from .engines import ENGINES, ROOM_ENGINES
 from .engines.base import ANSWERED, OVERRIDDEN, SHOWN, Event, NotEnoughContent, Refused
 from .models import Answer, Play
 
@@ -76,23 +76,35 @@ def start_play(*, game: str, players: list[str], browser: str, seed: int | None 
     engine = ENGINES[game]
     players = clean_players(game, players)
     seed = secrets.randbits(48) if seed is None else seed
+    state = started(engine, game=game, players=players, browser=browser, seed=seed, now=now)
+    return Play.objects.create(game=game, browser=browser, players=players, seed=seed,
+                               state=state, finished=engine.finished(state))
+
+
+def started(engine, *, game: str, players: list[str], browser: str, seed: int,
+            now: float | None = None) -> dict:
+    """Draw the content for `browser` and return the engine's first state, or refuse a
+    library too small for one game."""
     drawn = library.draw(game, engine.needs(len(players)), seed=seed, browser=browser)
     try:
-        state = engine.start(GAMES[game], drawn, players, seed,
-                             now=time.time() if now is None else now)
+        return engine.start(GAMES[game], drawn, players, seed,
+                            now=time.time() if now is None else now)
     except NotEnoughContent as short:
         raise Refused("not_enough_content", _(
             "Pas assez de contenu publié pour une partie : il faut %(needed)s « %(kind)s », "
             "la bibliothèque en a %(available)s.") % {
             "needed": short.needed, "kind": GAMES[game].kind(short.kind).label_plural,
             "available": short.available}) from None
-    return Play.objects.create(game=game, browser=browser, players=players, seed=seed,
-                               state=state, finished=engine.finished(state))
+
+
+def engine_of(play: Play):
+    """Return the engine that plays `play`: the game's room engine for a room's game."""
+    return ROOM_ENGINES[play.game] if play.in_room else ENGINES[play.game]
 
 
 def catch_up(play: Play, *, now: float | None = None) -> Play:
     """Apply a clock that ran out since the last action; return the game as it stands now."""
-    engine = ENGINES[play.game]
+    engine = engine_of(play)
     now = time.time() if now is None else now
     while (deadline := engine.deadline(play.state)) is not None and now >= deadline:
         try:
@@ -105,7 +117,7 @@ def catch_up(play: Play, *, now: float | None = None) -> Play:
 
 def act(*, play: Play, version, action: dict, now: float | None = None) -> Outcome:
     """Apply one action to the game at `version`; refuse it if the game has moved on since."""
-    engine = ENGINES[play.game]
+    engine = engine_of(play)
     if str(version) != str(play.version):
         raise Stale()
     # The server's clock, always: whatever "now" a client sent is overwritten.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import room_views, views
 
 app_name = "player"
 
@@ -11,4 +11,9 @@ urlpatterns = [
     path("partie/<str:token>/action/", views.act, name="act"),
     path("partie/<str:token>/plateau/", views.state, name="state"),
     path("partie/<str:token>/image/<int:version>.png", views.image, name="image"),
+    path("salle/", room_views.find, name="find_room"),
+    path("salle/ouvrir/<slug:slug>/", room_views.create, name="create_room"),
+    path("salle/<str:code>/", room_views.room, name="room"),
+    path("salle/<str:code>/qr.svg", room_views.qr, name="room_qr"),
+    path("salle/<str:code>/<slug:name>/", room_views.action, name="room_action"),
 ]

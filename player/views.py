@@ -8,7 +8,7 @@ import time
 from functools import lru_cache, wraps
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,7 +21,7 @@ from cms.models import Question
 from cms.typography import french_spacing
 
 from . import services
-from .engines import ENGINES
+from .engines import ENGINES, ROOM_ENGINES
 from .engines.base import TABLE, Refused
 from .images import revealed_image
 from .models import Play
@@ -34,13 +34,19 @@ NOT_ACTION = {"csrfmiddlewaretoken", "version", "now"}
 MAX_FIELDS = 40
 
 
+def browser_of(request: HttpRequest) -> str | None:
+    """Return the browser id of the request's signed cookie, or None."""
+    browser = request.get_signed_cookie(BROWSER_COOKIE, default=None, salt=BROWSER_SALT)
+    return browser if browser and len(browser) <= 64 else None
+
+
 def with_browser(view):
     """Give the request a long-lived, signed browser id: whose games these are."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        browser = request.get_signed_cookie(BROWSER_COOKIE, default=None, salt=BROWSER_SALT)
-        fresh = browser is None or len(browser) > 64
+        browser = browser_of(request)
+        fresh = browser is None
         if fresh:
             browser = secrets.token_urlsafe(24)
         request.browser = browser
@@ -56,7 +62,7 @@ def with_browser(view):
 
 def _own_play(request, token: str) -> Play:
     # Another browser's game does not exist, as far as this one can tell.
-    return get_object_or_404(Play, token=token, browser=request.browser)
+    return get_object_or_404(Play, token=token, browser=request.browser, in_room=False)
 
 
 @require_GET
@@ -64,10 +70,12 @@ def _own_play(request, token: str) -> Play:
 def home(request):
     """Offer the games, and the games this browser can resume."""
     playable = {slug for slug in GAMES if services.on_one_screen(slug)}
-    games = [{"spec": spec, "playable": slug in playable,
-              "players": services.players_label(ENGINES[slug]) if slug in playable else ""}
+    games = [{"spec": spec, "playable": slug in playable, "room": slug in ROOM_ENGINES,
+              "players": services.players_label(ENGINES[slug]) if slug in playable else "",
+              "room_players": services.players_label(ROOM_ENGINES[slug])
+              if slug in ROOM_ENGINES else ""}
              for slug, spec in GAMES.items()]
-    ongoing = Play.objects.filter(browser=request.browser, finished=False)[:10]
+    ongoing = Play.objects.filter(browser=request.browser, finished=False, in_room=False)[:10]
     return render(request, "player/home.html", {"games": games, "ongoing": ongoing})
 
 

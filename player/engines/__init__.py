@@ -2,7 +2,9 @@
 
 A game is playable when this package holds a module named as its module in `cms.games`,
 with `ENGINE`; nothing else names it. On one shared screen only if its engine says no
-seat holds secrets (`private_hands`); a game whose seats do is played in a room.
+seat holds secrets (`private_hands`); a game whose seats do is played in a room. A game is
+played in a room, each player on their own device, when its module also has `ROOM_ENGINE`
+(the same engine, or another one for the game's party mode).
 """
 
 from cms.games import modules_in
@@ -18,4 +20,7 @@ def checked(engines: dict) -> dict:
     return engines
 
 
-ENGINES = checked({slug: module.ENGINE for slug, module in modules_in(__name__).items()})
+_MODULES = modules_in(__name__)
+ENGINES = checked({slug: module.ENGINE for slug, module in _MODULES.items()})
+ROOM_ENGINES = checked({slug: module.ROOM_ENGINE for slug, module in _MODULES.items()
+                        if hasattr(module, "ROOM_ENGINE")})

@@ -128,6 +128,14 @@ class Engine(Protocol):
     def finished(self, state: State) -> bool: ...
 
 
+class RoomEngine(Engine, Protocol):
+    """An engine played in a room: a device a seat, and bots to fill empty seats."""
+
+    def bot_action(self, state: State, bots: list[int]) -> tuple[float, dict] | None:
+        """Return what the bots at the seats `bots` do next and how many seconds after the
+        state's last change, or None when they have nothing to do."""
+
+
 def evolve(state: State) -> State:
     """Return a deep copy to change, so the state an engine was given stays as it was."""
     # A state is JSON data made by the engines themselves (never bytes from outside): a

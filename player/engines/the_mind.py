@@ -163,6 +163,7 @@ class TheMindEngine:
             "players": [{"seat": n, "name": name, "cards": len(state["hands"][n]),
                          "ready": state["ready"][n], "shuriken": state["votes"][n]}
                         for n, name in enumerate(state["players"])],
+            "votes": sum(state["votes"]),
             "seat": seat, "hand": mine, "reward": state["reward"], "result": state["result"],
             "finished": state["phase"] == OVER,
         }
@@ -172,6 +173,9 @@ class TheMindEngine:
 
     def finished(self, state: State) -> bool:
         return state["phase"] == OVER
+
+    def bot_action(self, state: State, bots) -> tuple[float, dict] | None:
+        return bot_action(state, bots)
 
 
 # --- bots: they fill the empty seats of a room -------------------------------------------------
@@ -247,4 +251,4 @@ def _deal(state: State, level: int) -> None:
     state["phase"] = CONCENTRATING
 
 
-ENGINE = TheMindEngine()
+ENGINE = ROOM_ENGINE = TheMindEngine()

@@ -1,0 +1,208 @@
+"""A room's WebSocket: each device sends intents and receives only what its seat may see.
+
+The server is the only authority. A device's message is an intent, {"seq": n, "type": …},
+checked by player.rooms (sequence, seat, phase) and the engine (the state); whatever the
+answer, the device hears it (`ack`, `refused` or `duplicate`, with its seq). Whenever the
+room changes, on whichever server process, every device of the room is told through the
+channel layer and sent its own page of the room again, drawn on the server.
+
+A device that floods is slowed down alone: each connection has its own allowance of
+messages, and past it its messages are dropped (then the connection closed) before any
+work is done for them. The bots' timers run in every process that has a device of the
+room; they act only on the version of the game they were set for, so the first one wins
+and the others find the game moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+
+from . import rooms
+from .room_views import render_room
+from .views import browser_of
+
+MAX_MESSAGE = 2048  # characters: an intent is a few dozen
+# Each connection may send BURST messages at once, then RATE a second; it is closed once
+# it has had DROPS_TO_CLOSE messages dropped.
+RATE, BURST, DROPS_TO_CLOSE = 8.0, 16.0, 200
+PING_EVERY = 20  # seconds between a page's pings, which keep its seat marked connected
+
+# Close codes (4000-4999 are the application's own).
+GONE, BAD, FLOOD = 4404, 4400, 4429
+
+
+def group_name(code: str) -> str:
+    return f"room.{code}"
+
+
+def device_of(scope) -> str | None:
+    """Return the device's browser id, from the signed cookie its pages were given."""
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    return browser_of(request)
+
+
+def language_of(scope) -> str:
+    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    return chosen if chosen in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+class Allowance:
+    """A token bucket: `take` says whether one more message may be handled now."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST):
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+# The bots' timer of each room in this process, with the version of the game it was set for.
+_timers: dict[str, tuple[int, asyncio.Task]] = {}
+
+
+def _set_bots(code: str, version: int, wait: float | None) -> None:
+    current = _timers.get(code)
+    if current is not None and current[0] == version and not current[1].done():
+        return
+    if current is not None:
+        current[1].cancel()
+        del _timers[code]
+    if wait is None:
+        return
+    task = asyncio.get_running_loop().create_task(_bots_after(code, version, wait))
+    _timers[code] = (version, task)
+
+
+async def _bots_after(code: str, version: int, wait: float) -> None:
+    await asyncio.sleep(max(0.0, wait) * settings.PLATEAU_BOT_TEMPO / 100)
+    if _timers.get(code, (None,))[0] == version:
+        del _timers[code]
+    if await database_sync_to_async(rooms.bot_step)(code=code, version=version):
+        from channels.layers import get_channel_layer
+
+        await get_channel_layer().group_send(group_name(code), {"type": "room.changed"})
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.code = rooms.normal_code(self.scope["url_route"]["kwargs"]["code"])
+        self.browser = device_of(self.scope)
+        self.language = language_of(self.scope)
+        self.allowance = Allowance()
+        self.dropped = 0
+        self.sent = ""
+        self.joined = False
+        try:
+            await database_sync_to_async(rooms.find)(self.code)
+        except rooms.RoomGone:
+            await self.close(code=GONE)
+            return
+        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        self.joined = True
+        await self.accept()
+        seated = False
+        if self.browser:
+            seated = await database_sync_to_async(rooms.seen)(
+                code=self.code, browser=self.browser, connected=True)
+        if seated:  # the others see this seat come back
+            await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
+        else:
+            await self.push()
+
+    async def disconnect(self, close_code):
+        if not self.joined:
+            return
+        await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
+        if self.browser and await database_sync_to_async(rooms.seen)(
+                code=self.code, browser=self.browser, connected=False):
+            await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None or len(text_data) > MAX_MESSAGE:
+            await self.close(code=BAD)
+            return
+        if not self.allowance.take():
+            self.dropped += 1
+            if self.dropped >= DROPS_TO_CLOSE:
+                await self.close(code=FLOOD)
+            elif self.dropped == 1 or self.dropped % 20 == 0:
+                await self.reply({"type": "slow"})
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.reply({"type": "refused", "seq": None, "code": "bad_message"})
+            return
+        if message["type"] == "ping":
+            if self.browser:
+                await database_sync_to_async(rooms.seen)(
+                    code=self.code, browser=self.browser, connected=True)
+            await self.reply({"type": "pong"})
+            return
+        seq = message.pop("seq", None)
+        action = {key: value for key, value in message.items() if key != "seat"}
+        try:
+            result = await database_sync_to_async(rooms.intent)(
+                code=self.code, browser=self.browser or "", seq=seq, action=action)
+        except rooms.RoomGone:
+            await self.close(code=GONE)
+            return
+        if result.duplicate:
+            await self.reply({"type": "duplicate", "seq": seq})
+        elif result.changed:
+            await self.reply({"type": "ack", "seq": seq})
+            await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
+        else:
+            with translation.override(self.language):
+                text = str(result.message)
+            await self.reply({"type": "refused", "seq": seq if isinstance(seq, int) else None,
+                              "code": result.code, "message": text})
+
+    async def room_changed(self, event):
+        await self.push()
+
+    async def push(self):
+        """Send this device its page of the room, if it changed since the last one sent."""
+        try:
+            page = await database_sync_to_async(self._page)()
+        except rooms.RoomGone:
+            await self.close(code=GONE)
+            return
+        html, data, bots = page
+        _set_bots(self.code, data["version"], bots)
+        if html == self.sent:
+            return
+        self.sent = html
+        await self.reply({"type": "state", "html": html, **data})
+
+    def _page(self):
+        snap = rooms.snapshot(self.code)
+        with translation.override(self.language):
+            html = render_room(snap, self.browser)
+        seat = snap.seat_of(self.browser)
+        planned = rooms.next_bot_action(snap)
+        data = {"version": snap.version, "phase": snap.phase,
+                "seat": seat.index if seat else None,
+                "last_seq": seat.last_seq if seat else 0, "ping": PING_EVERY}
+        return html, data, planned[0] if planned else None
+
+    async def reply(self, data: dict):
+        await self.send(text_data=json.dumps(data, ensure_ascii=False))

@@ -1,0 +1,321 @@
+"""Rooms: a game played by several devices, each on its own seat, the server the only authority.
+
+Every write of a room goes through here, whatever the door (a page's form, a WebSocket
+intent, a bot's timer, a command). A device is its browser id (the player's signed cookie);
+a seat is a device's for the whole room, so a phone that slept comes back to the same seat.
+
+An intent from a device carries a sequence number: the seat keeps the highest it took, and
+a number not above it is a replay or a duplicate, answered and never applied again. The seat
+is the server's to say (a device never names one), the engine checks the phase and the state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import services
+from .engines import ROOM_ENGINES
+from .engines.base import Refused
+from .models import ROOM_CODE_LENGTH, ROOM_CODE_LETTERS, Play, Room, Seat
+
+LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+# Intents a device's sequence numbers may reach: a JavaScript number stays exact below 2**53.
+MAX_SEQ = 2**53
+
+
+class RoomGone(Exception):
+    """No room has this code (never had, or cleaned up since)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """What became of an intent: applied (the room changed), refused (why), or a duplicate."""
+
+    changed: bool = False
+    duplicate: bool = False
+    code: str = ""
+    message: str = ""
+
+
+@dataclass
+class Snapshot:
+    """A room as it stands: what a device's page is drawn from."""
+
+    room: Room
+    seats: list[Seat]
+    play: Play | None
+    phase: str
+    version: int
+    bots: list[int] = field(default_factory=list)
+
+    def seat_of(self, browser: str | None) -> Seat | None:
+        return next((s for s in self.seats if browser and s.browser == browser), None)
+
+
+def engine_for(game: str):
+    return ROOM_ENGINES[game]
+
+
+def normal_code(code: str) -> str:
+    """Return a code as typed by a person (« bcd f », "BCDF") as stored: "BCDF"."""
+    return "".join(str(code or "").split()).upper()[:ROOM_CODE_LENGTH * 2]
+
+
+def find(code: str, *, lock: bool = False) -> Room:
+    """Return the room of `code`; locked, inside a transaction, for a write to its seats."""
+    rooms = Room.objects.select_for_update() if lock else Room.objects
+    try:
+        return rooms.get(code=normal_code(code))
+    except Room.DoesNotExist:
+        raise RoomGone(code) from None
+
+
+def create_room(*, game: str, browser: str) -> Room:
+    """Open a room for `game`, hosted by `browser`, with a code no open room has."""
+    if game not in ROOM_ENGINES:
+        raise Refused("not_in_room", _("Ce jeu ne se joue pas en salle."))
+    clean_idle()
+    for _attempt in range(20):
+        code = "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                return Room.objects.create(code=code, game=game, host=browser)
+        except IntegrityError:
+            continue
+    raise Refused("no_code", _("Trop de salles ouvertes : réessayez dans un instant."))
+
+
+def clean_idle(*, now=None) -> int:
+    """Delete the rooms nobody has played in for PLATEAU_ROOM_IDLE_HOURS, and their games."""
+    now = now or timezone.now()
+    idle = Room.objects.filter(
+        active_at__lt=now - timedelta(hours=settings.PLATEAU_ROOM_IDLE_HOURS))
+    plays = list(idle.exclude(play=None).values_list("play", flat=True))
+    count, _by_model = idle.delete()
+    Play.objects.filter(pk__in=plays).delete()
+    return count
+
+
+def phase_of(room: Room, play: Play | None) -> str:
+    if play is None:
+        return LOBBY
+    return OVER if play.finished else PLAYING
+
+
+def snapshot(code: str) -> Snapshot:
+    """Return the room, its seats and its game, read together."""
+    room = find(code)
+    play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
+    seats = list(room.seats.all())
+    bots = [s.index for s in seats if s.bot]
+    return Snapshot(room=room, seats=seats, play=play, phase=phase_of(room, play),
+                    version=play.version if play else 0, bots=bots)
+
+
+def online(seat: Seat) -> bool:
+    """Whether a device holds this seat now (a bot always does)."""
+    if seat.bot:
+        return True
+    return seat.seen_at is not None and (seat.left_at is None or seat.left_at <= seat.seen_at)
+
+
+def _lobby(room: Room) -> None:
+    if room.play_id is not None:
+        raise Refused("started", _("La partie a déjà commencé."))
+
+
+def _host(room: Room, browser: str) -> None:
+    if room.host != browser:
+        raise Refused("not_host", _("Seul l’hôte de la salle peut faire cela."))
+
+
+def _touch(room: Room) -> None:
+    Room.objects.filter(pk=room.pk).update(active_at=timezone.now())
+
+
+def _free_index(room: Room) -> int:
+    engine = engine_for(room.game)
+    taken = room.seats.count()
+    if taken >= engine.max_players:
+        raise Refused("full", _("La salle est complète (%(n)s places).")
+                      % {"n": engine.max_players})
+    return taken  # the seats are numbered from 0 without a gap (see _renumber)
+
+
+def join(*, code: str, name: str, browser: str) -> Seat:
+    """Give `browser` a seat under `name`; a device already seated keeps its seat."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        seat = room.seats.filter(browser=browser).first()
+        if seat is not None:
+            return seat
+        _lobby(room)
+        name = services.visible(name)
+        if not name:
+            raise Refused("no_name", _("Indiquez votre nom."))
+        if len(name) > services.MAX_NAME:
+            raise Refused("name_too_long", _("Un nom tient en %(n)s caractères au plus.")
+                          % {"n": services.MAX_NAME})
+        if any(s.name.casefold() == name.casefold() for s in room.seats.all()):
+            raise Refused("same_name", _("Quelqu’un porte déjà ce nom dans la salle."))
+        seat = Seat.objects.create(room=room, index=_free_index(room), name=name,
+                                   browser=browser, seen_at=timezone.now())
+        _touch(room)
+        return seat
+
+
+def leave(*, code: str, browser: str) -> None:
+    """Give up one's seat before the game starts; the seats after it move up."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        _lobby(room)
+        seat = room.seats.filter(browser=browser).first()
+        if seat is None:
+            return
+        seat.delete()
+        _renumber(room)
+        _touch(room)
+
+
+def _renumber(room: Room) -> None:
+    for index, seat in enumerate(room.seats.order_by("index")):
+        if seat.index != index:
+            Seat.objects.filter(pk=seat.pk).update(index=index)
+
+
+def add_bot(*, code: str, browser: str) -> Seat:
+    """Seat a bot (the host only, before the game starts)."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        _host(room, browser)
+        _lobby(room)
+        index = _free_index(room)
+        bots = room.seats.filter(bot=True).count()
+        seat = Seat.objects.create(room=room, index=index, bot=True,
+                                   name=_("Robot %(n)s") % {"n": bots + 1})
+        _touch(room)
+        return seat
+
+
+def remove_bot(*, code: str, browser: str) -> None:
+    """Take the last bot off its seat (the host only, before the game starts)."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        _host(room, browser)
+        _lobby(room)
+        bot = room.seats.filter(bot=True).order_by("-index").first()
+        if bot is None:
+            raise Refused("no_bot", _("Aucun robot à retirer."))
+        bot.delete()
+        _renumber(room)
+        _touch(room)
+
+
+def start(*, code: str, browser: str, seed: int | None = None) -> Play:
+    """Start the room's game with its seats (the host only); after a game, start another."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        _host(room, browser)
+        old = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
+        if old is not None and not old.finished:
+            raise Refused("started", _("La partie a déjà commencé."))
+        engine = engine_for(room.game)
+        seats = list(room.seats.all())
+        if not engine.min_players <= len(seats) <= engine.max_players:
+            raise Refused("players", services.players_label(engine))
+        names = [s.name for s in seats]
+        seed = secrets.randbits(48) if seed is None else seed
+        state = services.started(engine, game=room.game, players=names, browser=room.host,
+                                 seed=seed)
+        play = Play.objects.create(game=room.game, browser=room.host, players=names, seed=seed,
+                                   state=state, finished=engine.finished(state), in_room=True)
+        room.play = play
+        room.save(update_fields=["play", "active_at"])
+        if old is not None:
+            old.delete()
+        return play
+
+
+def intent(*, code: str, browser: str, seq, action: dict) -> Result:
+    """Apply one device's intent to the room's game, once, as its seat; say what became of it."""
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < MAX_SEQ:
+        return Result(code="bad_seq", message=_("Ce message n’est pas valable."))
+    with transaction.atomic():
+        room = find(code, lock=True)
+        seat = (Seat.objects.select_for_update().filter(room=room, browser=browser)
+                .exclude(browser="").first())
+        if seat is None:
+            return Result(code="not_seated", message=_("Vous n’avez pas de place dans cette "
+                                                       "salle."))
+        if seq <= seat.last_seq:
+            return Result(duplicate=True)
+        Seat.objects.filter(pk=seat.pk).update(last_seq=seq)
+        play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
+        if play is None or play.finished:
+            return Result(code="not_playing", message=_("Aucune partie en cours."))
+        # The seat is the server's to say: whatever a device wrote there is replaced.
+        action = {**action, "seat": seat.index}
+        try:
+            _apply(play, action)
+        except Refused as refused:
+            return Result(code=refused.code, message=refused.message)
+        _touch(room)
+        return Result(changed=True)
+
+
+def _apply(play: Play, action: dict) -> None:
+    """Apply `action` to the game as it stands, whoever else wrote to it just before."""
+    for _attempt in range(10):
+        try:
+            services.act(play=play, version=play.version, action=action)
+            return
+        except services.Stale:
+            play.refresh_from_db()
+    raise Refused("busy", _("La salle est très sollicitée : réessayez."))
+
+
+def next_bot_action(snap: Snapshot) -> tuple[float, dict] | None:
+    """What the room's bots do next and after how many seconds, if they play at all now:
+    only while a game is on and every person at the table is connected (the table waits
+    for a player whose phone slept)."""
+    if snap.phase != PLAYING or not snap.bots or snap.play is None:
+        return None
+    if not all(online(s) for s in snap.seats):
+        return None
+    return engine_for(snap.room.game).bot_action(snap.play.state, snap.bots)
+
+
+def bot_step(*, code: str, version: int) -> bool:
+    """Let the bots do what they would do at `version`, if the game is still there; say
+    whether they did."""
+    try:
+        snap = snapshot(code)
+    except RoomGone:
+        return False
+    if snap.play is None or snap.version != version:
+        return False
+    planned = next_bot_action(snap)
+    if planned is None:
+        return False
+    _wait, action = planned
+    try:
+        services.act(play=snap.play, version=version, action=action)
+    except (services.Stale, Refused):
+        return False
+    _touch(snap.room)
+    return True
+
+
+def seen(*, code: str, browser: str, connected: bool) -> bool:
+    """Mark the device's seat connected or gone; say whether the room has such a seat."""
+    now = timezone.now()
+    fields = {"seen_at": now} if connected else {"left_at": now}
+    return bool(Seat.objects.filter(room__code=code, browser=browser)
+                .exclude(browser="").update(**fields))

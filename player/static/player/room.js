@@ -1,0 +1,102 @@
+// Plateau's rooms: one WebSocket per page. The page sends intents, each with the next
+// sequence number of this device, and shows the room as the server draws it for this seat.
+(function () {
+  "use strict";
+  var root = document.getElementById("room");
+  if (!root || !window.WebSocket) { return; }
+  var live = document.getElementById("live");
+  var status = document.getElementById("room-status");
+  var announce = document.getElementById("announce");
+  var key = "plateau-seq-" + root.dataset.code;
+  var seq = 0;
+  try { seq = parseInt(localStorage.getItem(key) || "0", 10) || 0; } catch (e) { seq = 0; }
+  var socket = null, retries = 0, pinger = null, closed = false;
+
+  function save() { try { localStorage.setItem(key, String(seq)); } catch (e) { /* private mode */ } }
+
+  function show(text) {
+    status.textContent = text || "";
+    status.hidden = !text;
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(message)); return true; }
+    return false;
+  }
+
+  function intent(data) {
+    seq += 1;
+    save();
+    data.seq = seq;
+    if (!send(data)) { show(root.dataset.offline); }
+  }
+
+  function say() {
+    var line = live.querySelector("[data-say]");
+    if (line && announce.textContent !== line.textContent) { announce.textContent = line.textContent; }
+  }
+
+  function receive(message) {
+    if (message.type === "state") {
+      // Another phase has other controls around the live part: draw the whole page again.
+      if (message.phase !== root.dataset.phase) { window.location.reload(); return; }
+      if (message.last_seq > seq) { seq = message.last_seq; save(); }
+      var focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.intent : null;
+      live.innerHTML = message.html;  // drawn by the server's templates, text escaped there
+      if (focused) {
+        var again = live.querySelector("[data-intent='" + focused.replace(/'/g, "") + "']");
+        if (again) { again.focus(); }
+      }
+      say();
+      if (!pinger && message.ping) {
+        pinger = setInterval(function () { send({ type: "ping" }); }, message.ping * 1000);
+      }
+    } else if (message.type === "refused") {
+      show(message.message || root.dataset.refused);
+    } else if (message.type === "slow") {
+      show(root.dataset.slow);
+    } else if (message.type === "ack") {
+      show("");
+    }
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + window.location.host + root.dataset.socket);
+    socket.onopen = function () { retries = 0; show(""); };
+    socket.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      receive(message);
+    };
+    socket.onclose = function (event) {
+      if (pinger) { clearInterval(pinger); pinger = null; }
+      if (closed) { return; }
+      if (event.code === 4404) { show(root.dataset.gone); return; }
+      show(root.dataset.offline);
+      retries = Math.min(retries + 1, 5);
+      setTimeout(connect, 400 * Math.pow(2, retries - 1));
+    };
+  }
+
+  live.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-intent]");
+    if (!button || button.disabled) { return; }
+    event.preventDefault();
+    var data;
+    try { data = JSON.parse(button.dataset.intent); } catch (e) { return; }
+    intent(data);
+  });
+
+  // A phone that slept comes back: reconnect at once rather than at the next retry.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.CLOSED) {
+      retries = 0;
+      connect();
+    }
+  });
+  window.addEventListener("pagehide", function () { closed = true; if (socket) { socket.close(); } });
+
+  say();
+  connect();
+})();
