@@ -27,6 +27,7 @@ PLAYING = "playing"
 OVER = "over"
 
 WON, LOST = "won", "lost"
+NEWS = ("mistake", "shuriken", "level_won", "game_over")
 
 
 class TheMindEngine:
@@ -49,6 +50,7 @@ class TheMindEngine:
             "lives": RULES.lives_by_players[count], "shurikens": RULES.start_shurikens,
             "level": 0, "hands": [], "pile": [], "discarded": [], "ready": [],
             "votes": [], "mistakes": 0, "reward": "", "result": "", "phase": CONCENTRATING,
+            "news": [],
         }
         _deal(state, 1)
         return state
@@ -62,6 +64,11 @@ class TheMindEngine:
         step = Step(evolve(state))
         seat = int_field(action, "seat", low=0, high=len(state["players"]) - 1)
         handler(step, seat, action)
+        # What the table must be told until the next level starts: a mistake and what it
+        # cost, a shuriken's discards, a level won and its reward.
+        news = [event for event in step.events if event["type"] in NEWS]
+        if news:
+            step.state["news"] = news
         return step.state, step.events
 
     def _ready(self, step: Step, seat: int, action: dict) -> None:
@@ -72,6 +79,7 @@ class TheMindEngine:
         step.emit("ready", seat=seat)
         if all(state["ready"]):
             state["phase"] = PLAYING
+            state["news"] = []
             step.emit("started", level=state["level"])
 
     def _play(self, step: Step, seat: int, action: dict) -> None:
@@ -164,6 +172,7 @@ class TheMindEngine:
                          "ready": state["ready"][n], "shuriken": state["votes"][n]}
                         for n, name in enumerate(state["players"])],
             "votes": sum(state["votes"]),
+            "news": [_told(event, state["players"]) for event in state.get("news", [])],
             "seat": seat, "hand": mine, "reward": state["reward"], "result": state["result"],
             "finished": state["phase"] == OVER,
         }
@@ -235,6 +244,17 @@ def bot_action(state: State, bots) -> tuple[float, dict] | None:
         return None
     wait, seat = min(waits)
     return wait, {"type": "play", "seat": seat, "card": state["hands"][seat][0]}
+
+
+def _told(event: dict, players: list[str]) -> dict:
+    """Return an event as the table reads it: seats named."""
+    told = {key: value for key, value in event.items() if key not in ("seat", "discarded")}
+    if "seat" in event:
+        told["name"] = players[event["seat"]]
+    if "discarded" in event:
+        told["discarded"] = [{"name": players[d["seat"]], "card": d["card"]}
+                             for d in event["discarded"]]
+    return told
 
 
 def _deal(state: State, level: int) -> None:

@@ -31,6 +31,37 @@
     if (!send(data)) { show(root.dataset.offline); }
   }
 
+  // Replace only the parts of the room that changed: a button someone is pressing stays
+  // where it is when another player's move redraws the rest of the room. The room's blocks
+  // (the section, then its paragraphs and lists) are matched in order by tag and first
+  // class; a block that changed is replaced whole.
+  function blockKey(el) { return el.tagName + "." + (el.getAttribute("class") || "").split(" ")[0]; }
+
+  function patch(current, wanted, depth) {
+    var olds = Array.prototype.slice.call(current.children);
+    var kept = [], at = 0;
+    Array.prototype.slice.call(wanted.children).forEach(function (now) {
+      var j = at;
+      while (j < olds.length && blockKey(olds[j]) !== blockKey(now)) { j++; }
+      if (j === olds.length) { kept.push(now); return; }
+      var old = olds[j];
+      at = j + 1;
+      if (old.isEqualNode(now)) { kept.push(old); return; }
+      if (depth > 0) { kept.push(now); return; }
+      Array.prototype.slice.call(old.attributes).forEach(function (a) {
+        if (!now.hasAttribute(a.name)) { old.removeAttribute(a.name); }
+      });
+      Array.prototype.forEach.call(now.attributes, function (a) { old.setAttribute(a.name, a.value); });
+      patch(old, now, depth + 1);
+      kept.push(old);
+    });
+    olds.forEach(function (old) { if (kept.indexOf(old) < 0) { old.remove(); } });
+    kept.forEach(function (node, i) {
+      var here = current.children[i];
+      if (here !== node) { current.insertBefore(node, here || null); }
+    });
+  }
+
   function say() {
     var line = live.querySelector("[data-say]");
     if (line && announce.textContent !== line.textContent) { announce.textContent = line.textContent; }
@@ -42,11 +73,15 @@
       if (message.phase !== root.dataset.phase) { window.location.reload(); return; }
       if (message.last_seq > seq) { seq = message.last_seq; save(); }
       var focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.intent : null;
-      live.innerHTML = message.html;  // drawn by the server's templates, text escaped there
-      if (focused) {
-        var again = live.querySelector("[data-intent='" + focused.replace(/'/g, "") + "']");
+      var fresh = document.createElement("template");
+      fresh.innerHTML = message.html;  // drawn by the server's templates, text escaped there
+      patch(live, fresh.content, 0);
+      if (focused && !live.contains(document.activeElement)) {
+        var again = Array.prototype.find.call(live.querySelectorAll("[data-intent]"),
+          function (el) { return el.dataset.intent === focused; });
         if (again) { again.focus(); }
       }
+      root.dataset.version = message.version;  // the version of the game on screen
       say();
       if (!pinger && message.ping) {
         pinger = setInterval(function () { send({ type: "ping" }); }, message.ping * 1000);
