@@ -116,11 +116,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         self.joined = True
         await self.accept()
-        seated = False
+        back = False
         if self.browser:
-            seated = await database_sync_to_async(rooms.seen)(
+            back = await database_sync_to_async(rooms.seen)(
                 code=self.code, browser=self.browser, connected=True)
-        if seated:  # the others see this seat come back
+        if back:  # the others see this seat come back
             await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
         else:
             await self.push()
@@ -152,9 +152,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.reply({"type": "refused", "seq": None, "code": "bad_message"})
             return
         if message["type"] == "ping":
-            if self.browser:
-                await database_sync_to_async(rooms.seen)(
-                    code=self.code, browser=self.browser, connected=True)
+            if self.browser and await database_sync_to_async(rooms.seen)(
+                    code=self.code, browser=self.browser, connected=True):
+                await self.channel_layer.group_send(group_name(self.code),
+                                                    {"type": "room.changed"})
             await self.reply({"type": "pong"})
             return
         seq = message.pop("seq", None)

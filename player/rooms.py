@@ -197,9 +197,10 @@ def add_bot(*, code: str, browser: str) -> Seat:
         _host(room, browser)
         _lobby(room)
         index = _free_index(room)
-        bots = room.seats.filter(bot=True).count()
-        seat = Seat.objects.create(room=room, index=index, bot=True,
-                                   name=_("Robot %(n)s") % {"n": bots + 1})
+        taken = {s.name.casefold() for s in room.seats.all()}
+        name = next(name for n in range(1, index + 2)
+                    if (name := _("Robot %(n)s") % {"n": n}).casefold() not in taken)
+        seat = Seat.objects.create(room=room, index=index, bot=True, name=name)
         _touch(room)
         return seat
 
@@ -260,6 +261,10 @@ def intent(*, code: str, browser: str, seq, action: dict) -> Result:
         play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
         if play is None or play.finished:
             return Result(code="not_playing", message=_("Aucune partie en cours."))
+        away = [s.name for s in room.seats.all() if not online(s)]
+        if away:  # the table waits for a player whose phone slept, as around a real one
+            return Result(code="waiting", message=_(
+                "La partie attend : %(names)s (hors ligne).") % {"names": ", ".join(away)})
         # The seat is the server's to say: whatever a device wrote there is replaced.
         action = {**action, "seat": seat.index}
         try:
@@ -314,8 +319,17 @@ def bot_step(*, code: str, version: int) -> bool:
 
 
 def seen(*, code: str, browser: str, connected: bool) -> bool:
-    """Mark the device's seat connected or gone; say whether the room has such a seat."""
-    now = timezone.now()
-    fields = {"seen_at": now} if connected else {"left_at": now}
-    return bool(Seat.objects.filter(room__code=code, browser=browser)
-                .exclude(browser="").update(**fields))
+    """Mark the device's seat connected or gone (a page's ping marks it connected again,
+    as a second tab of the same phone may have closed); say whether the seat went from
+    offline to online or back, which the others must be shown."""
+    seat = (Seat.objects.filter(room__code=normal_code(code), browser=browser)
+            .exclude(browser="").first())
+    if seat is None:
+        return False
+    before = online(seat)
+    if connected:
+        seat.seen_at = timezone.now()
+    else:
+        seat.left_at = timezone.now()
+    Seat.objects.filter(pk=seat.pk).update(seen_at=seat.seen_at, left_at=seat.left_at)
+    return online(seat) != before

@@ -144,10 +144,13 @@ class TheMindEngine:
             return
         level = state["level"]
         reward = RULES.rewards.get(level, "")
-        if reward == LIFE:
-            state["lives"] = min(state["lives"] + 1, RULES.max_lives)
-        elif reward == SHURIKEN:
-            state["shurikens"] = min(state["shurikens"] + 1, RULES.max_shurikens)
+        # At the cap, the reward card stays in the box: nothing is won, nothing is said.
+        if reward == LIFE and state["lives"] < RULES.max_lives:
+            state["lives"] += 1
+        elif reward == SHURIKEN and state["shurikens"] < RULES.max_shurikens:
+            state["shurikens"] += 1
+        else:
+            reward = ""
         state["reward"] = reward
         step.emit("level_won", level=level, reward=reward)
         if level >= state["last_level"]:

@@ -409,3 +409,34 @@ async def test_a_flooding_device_is_slowed_alone_and_a_huge_message_closes_it():
         closed = await bo.socket.receive_output(timeout=2)
     assert closed["type"] == "websocket.close" and closed["code"] == consumers.BAD
     await ana.close()
+
+
+@pytest.mark.django_db
+def test_a_bot_never_takes_a_person_s_name():
+    room = rooms.create_room(game="the-mind", browser="h")
+    rooms.join(code=room.code, name="Robot 1", browser="h")
+    rooms.add_bot(code=room.code, browser="h")
+    assert [s.name for s in room.seats.all()] == ["Robot 1", "Robot 2"]
+
+
+@ROOM_DB
+@pytest.mark.asyncio
+async def test_nobody_plays_while_a_player_is_offline_and_a_ping_brings_them_back():
+    code = await sync_to_async(open_room)()
+    await sync_to_async(set_state)(code, hands=[[10], [30]], phase="playing",
+                                   ready=[True, True])
+    ana, bo = await at_table(code, "ana", "bo")
+    # A second tab of Bo's phone closes: his seat looks offline, and the table waits.
+    second = Device(code, "bo")
+    await second.connect()
+    await second.close()
+    await ana.state(lambda f: "La partie attend\u00a0: Bo" in f["html"])
+    refused = await ana.intent(type="play", card=10)
+    assert refused["code"] == "waiting" and "Bo" in refused["message"]
+    assert (await sync_to_async(the_state)(code))["pile"] == []
+    # Bo's open tab pings: everyone sees him back, and the game goes on.
+    await bo.socket.send_json_to({"type": "ping"})
+    await ana.state(lambda f: "hors ligne" not in f["html"])
+    assert (await ana.intent(type="play", card=10))["type"] == "ack"
+    for device in (ana, bo):
+        await device.close()

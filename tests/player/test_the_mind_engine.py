@@ -192,7 +192,9 @@ def test_rewards_are_capped_and_the_last_level_wins(players, last_level):
     # Rewards after levels 2 (shuriken), 3 (life), 5, 6, 8 and 9; 5 lives and 3 shurikens
     # at most.
     rewards = [r for r, _lives, _shurikens in seen]
-    assert rewards[1:3] == ["shuriken", "life"] and rewards[4:6] == ["shuriken", "life"]
+    # At 4 players the table has 4 lives, 5 after level 3: level 6's life is not won.
+    assert rewards[1:3] == ["shuriken", "life"]
+    assert rewards[4:6] == ["shuriken", "life" if players == 2 else ""]
     assert rewards[0] == rewards[3] == rewards[6] == ""
     assert all(lives <= 5 and shurikens <= 3 for _r, lives, shurikens in seen)
     assert seen[-1][2] == 3  # 1 + 3 shurikens won, capped at 3
@@ -290,3 +292,13 @@ def test_three_bots_alone_clear_level_four_in_most_games():
             state, _events = ENGINE.apply(state, action)
         cleared += state["level"] > 4
     assert cleared >= 48  # 80 %
+
+
+def test_a_reward_at_its_cap_is_not_won_nor_announced():
+    state = start(players=2)
+    state = {**state, "level": 2, "shurikens": 3, "hands": [[5], []], "phase": "playing",
+             "ready": [True, True]}
+    state, events = act(state, type="play", seat=0, card=5)
+    assert state["shurikens"] == 3
+    assert [e for e in events if e["type"] == "level_won"] == [
+        {"type": "level_won", "level": 2, "reward": ""}]

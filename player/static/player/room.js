@@ -72,13 +72,18 @@
       // Another phase has other controls around the live part: draw the whole page again.
       if (message.phase !== root.dataset.phase) { window.location.reload(); return; }
       if (message.last_seq > seq) { seq = message.last_seq; save(); }
+      // The game moved on: a refusal shown for an earlier tap (a double tap) is stale.
+      if (String(message.version) !== root.dataset.version) { show(""); }
       var focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.intent : null;
       var fresh = document.createElement("template");
       fresh.innerHTML = message.html;  // drawn by the server's templates, text escaped there
       patch(live, fresh.content, 0);
       if (focused && !live.contains(document.activeElement)) {
-        var again = Array.prototype.find.call(live.querySelectorAll("[data-intent]"),
-          function (el) { return el.dataset.intent === focused; });
+        // The pressed button is gone: the keyboard goes on from the same control, or the
+        // room's next one (the card after « poser la main »), never from the page's top.
+        var controls = live.querySelectorAll("[data-intent]");
+        var again = Array.prototype.find.call(controls,
+          function (el) { return el.dataset.intent === focused; }) || controls[0];
         if (again) { again.focus(); }
       }
       root.dataset.version = message.version;  // the version of the game on screen
