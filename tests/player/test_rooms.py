@@ -133,7 +133,9 @@ def set_state(code: str, **changes) -> None:
     play.save()
 
 
-ROOM_DB = pytest.mark.django_db(transaction=True)
+# The consumers reach the database from other threads: committed data. The groups the
+# migrations made are laid down again after each test, for the tests that follow.
+ROOM_DB = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 # --- pages ------------------------------------------------------------------------------------
