@@ -196,6 +196,8 @@ def add_bot(*, code: str, browser: str) -> Seat:
         room = find(code, lock=True)
         _host(room, browser)
         _lobby(room)
+        if not engine_for(room.game).has_bots:
+            raise Refused("no_bots", _("Ce jeu se joue sans robot."))
         index = _free_index(room)
         taken = {s.name.casefold() for s in room.seats.all()}
         name = next(name for n in range(1, index + 2)

@@ -131,6 +131,8 @@ class Engine(Protocol):
 class RoomEngine(Engine, Protocol):
     """An engine played in a room: a device a seat, and bots to fill empty seats."""
 
+    has_bots: bool  # whether bots may take the empty seats
+
     def bot_action(self, state: State, bots: list[int]) -> tuple[float, dict] | None:
         """Return what the bots at the seats `bots` do next and how many seconds after the
         state's last change, or None when they have nothing to do."""

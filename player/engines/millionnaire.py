@@ -302,3 +302,6 @@ def _votes(rng, left: list[int], favourite: int) -> list[dict]:
 
 
 ENGINE = MillionnaireEngine()
+
+# The party mode, in a room (its module reads this one's ladder helpers, defined above).
+from .millionnaire_party import ROOM_ENGINE  # noqa: E402, F401

@@ -35,6 +35,7 @@ class TheMindEngine:
     min_players = min(RULES.levels_by_players)
     max_players = max(RULES.levels_by_players)
     private_hands = True  # each seat sees only its own cards: played in a room
+    has_bots = True  # bots fill the empty seats of a room
 
     def needs(self, players: int) -> dict[str, int]:
         return {}  # the numbers are the game's own cards, not content from the library

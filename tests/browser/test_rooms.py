@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from .conftest import screenshot_path
 
@@ -55,7 +56,7 @@ def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 30) -> 
 class Servers:
     """Server processes of the project over one SQLite file, and that file read as a referee."""
 
-    def __init__(self, folder: Path, count: int, redis_url: str = ""):
+    def __init__(self, folder: Path, count: int, redis_url: str = "", demo: tuple = ()):
         self.folder = folder
         self.env = {**os.environ, "PLATEAU_VAR_DIR": str(folder), "PLATEAU_BOT_TEMPO": "10",
                     "DJANGO_SETTINGS_MODULE": "cms.settings", "PYTHONUNBUFFERED": "1"}
@@ -67,6 +68,12 @@ class Servers:
         manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
         subprocess.run([*manage, "migrate", "-v0"], env=self.env, check=True,
                        cwd=settings.BASE_DIR)
+        if demo:  # these games' demo libraries, loaded as `make run` does
+            (folder / "demo").mkdir()
+            for game in demo:
+                (folder / "demo" / game).symlink_to(Path(settings.BASE_DIR) / "fixtures" / game)
+            subprocess.run([*manage, "load_demo", "--dir", str(folder / "demo")], env=self.env,
+                           check=True, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL)
         self.ports = [free_port() for _ in range(count)]
         self.processes = []
         for port in self.ports:
@@ -95,7 +102,7 @@ class Servers:
 
 @pytest.fixture(scope="module")
 def one_server(tmp_path_factory):
-    servers = Servers(tmp_path_factory.mktemp("room-server"), 1)
+    servers = Servers(tmp_path_factory.mktemp("room-server"), 1, demo=("millionnaire",))
     yield servers
     servers.stop()
 
@@ -300,3 +307,63 @@ def test_two_phones_on_two_server_processes_play_in_one_room_through_redis(
         assert "2 shurikens" in phone.page.inner_text(".status-line")
     for phone in (ana, bo):
         phone.close()
+
+
+def test_a_party_of_millionnaire_with_a_shared_screen_and_three_phones(one_server, browser):
+    # The TV opens the room and stays a screen; three phones take the seats.
+    tv = Phone(browser, "TV", viewport={"width": 1400, "height": 900})
+    tv.page.goto(one_server.url() + "/")
+    tv.page.click("button:has-text('Ouvrir une salle de Qui veut gagner des millions')")
+    code = tv.page.inner_text(".code-big strong")
+    assert tv.page.query_selector("button:has-text('Ajouter un robot')") is None
+    phones = [Phone(browser, name) for name in ("Léa", "Hugo", "Inès")]
+    for phone in phones:
+        phone.join(f"{one_server.url()}/salle/{code}/")
+    tv.page.reload()
+    tv.page.click("button:has-text('Lancer la partie')")
+    tv.page.wait_for_selector("#room[data-phase='playing'][data-version]")
+    lea, hugo, ines = phones
+    for phone in phones:
+        phone.page.wait_for_selector("#room[data-phase='playing'][data-version]")
+    assert "maître du jeu\u00a0: Léa" in tv.page.inner_text(".status-line")
+    state = one_server.state(code)
+    right = "ABCD"[state["rounds"][0][0]["right"]]
+    wrong = "ABCD"[(state["rounds"][0][0]["right"] + 1) % 4]
+
+    def choose(phone, letter):
+        phone.page.click(f"button.choice:has(b:text-is('{letter}'))")
+        phone.page.click("button:has-text('Oui, dernier mot')")
+
+    # Question 1: Hugo right, Inès wrong; both revealed together on every screen.
+    choose(hugo, right)
+    ines.page.wait_for_selector(".party-scores tr:has-text('Hugo') >> text=a répondu")
+    assert "La bonne réponse" not in tv.page.inner_text("#live")
+    choose(ines, wrong)
+    for device in (tv, *phones):
+        device.page.wait_for_selector(f"text=La bonne réponse est {right}.")
+    tv.page.screenshot(path=screenshot_path("millionnaire-party-tv-reveal"), full_page=True)
+    assert "Éliminé pour cette manche" in ines.page.inner_text(".mine")
+    # Léa, the master, moves on; Hugo asks Inès (out, still a friend) and uses the 50:50.
+    lea.page.click("button:has-text('Continuer')")
+    hugo.page.wait_for_selector("text=Question 2 pour")
+    hugo.page.click("button:has-text('Appeler Inès')")
+    ines.page.wait_for_selector("text=Hugo vous appelle")
+    state = one_server.state(code)
+    right = "ABCD"[state["rounds"][0][1]["right"]]
+    ines.page.click(f".asked button:text-is('{right}')")
+    hugo.page.wait_for_selector(f"text=Votre ami répond\u00a0: {right}.")
+    hugo.page.click("button.joker:has-text('50')")
+    expect(hugo.page.locator(".choice.removed")).to_have_count(2)
+    hugo.page.screenshot(path=screenshot_path("millionnaire-party-phone-jokers"), full_page=True)
+    choose(hugo, right)
+    tv.page.wait_for_selector(f"text=La bonne réponse est {right}.")
+    # Hugo stops with 300 €: the round ends, Hugo becomes the master.
+    lea.page.click("button:has-text('Continuer')")
+    hugo.page.click("button:has-text('M’arrêter avec 300')")
+    tv.page.wait_for_selector("text=arrêté à 300")
+    lea.page.click("button:has-text('Continuer')")
+    tv.page.wait_for_selector("text=Manche 2 sur 3")
+    assert "maître du jeu\u00a0: Hugo" in tv.page.inner_text(".status-line")
+    assert "300" in tv.page.inner_text(".party-scores tr:has-text('Hugo')")
+    for device in (tv, *phones):
+        device.close()

@@ -8,12 +8,13 @@ others only how many they hold.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.http import HttpResponse
 from django.utils import timezone
@@ -133,9 +134,16 @@ def set_state(code: str, **changes) -> None:
     play.save()
 
 
-# The consumers reach the database from other threads: committed data. The groups the
-# migrations made are laid down again after each test, for the tests that follow.
-ROOM_DB = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def played(scenario):
+    """Make a test of an async scenario of devices, run in the test's own thread: the
+    consumers' database calls (thread-sensitive) then run there too, inside the test's
+    transaction, rolled back after it like any other test's."""
+
+    @functools.wraps(scenario)
+    def test(*args, **kwargs):
+        async_to_sync(scenario)(*args, **kwargs)
+
+    return pytest.mark.django_db(test)
 
 
 # --- pages ------------------------------------------------------------------------------------
@@ -225,8 +233,7 @@ def test_idle_rooms_are_cleaned_up_with_their_games_and_nothing_else():
 
 # --- the WebSocket ----------------------------------------------------------------------------
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_a_socket_from_another_site_or_without_origin_is_refused():
     code = await sync_to_async(open_room)()
     for origin in (b"http://evil.example", None):
@@ -238,8 +245,7 @@ async def test_a_socket_from_another_site_or_without_origin_is_refused():
     assert not connected
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_each_device_sees_its_own_hand_and_the_others_counts_only():
     code = await sync_to_async(open_room)(humans=("ana", "bo", "cy"))
     state = await sync_to_async(the_state)(code)
@@ -263,8 +269,7 @@ async def test_each_device_sees_its_own_hand_and_the_others_counts_only():
         await device.close()
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_intents_are_checked_applied_once_and_everyone_sees_the_pile():
     code = await sync_to_async(open_room)()
     ana, bo = await at_table(code, "ana", "bo")
@@ -304,8 +309,7 @@ async def test_intents_are_checked_applied_once_and_everyone_sees_the_pile():
         await device.close()
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_a_card_played_too_soon_costs_a_life_on_every_device():
     code = await sync_to_async(open_room)()
     await sync_to_async(set_state)(code, hands=[[10, 60], [30, 90]], phase="playing",
@@ -324,8 +328,7 @@ async def test_a_card_played_too_soon_costs_a_life_on_every_device():
         await device.close()
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_a_device_that_drops_comes_back_to_its_seat_with_the_whole_state(settings):
     code = await sync_to_async(open_room)()
     ana = Device(code, "ana")
@@ -351,8 +354,7 @@ async def test_a_device_that_drops_comes_back_to_its_seat_with_the_whole_state(s
         await device.close()
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_bots_fill_the_empty_seats_and_play_on_their_own(settings):
     settings.PLATEAU_BOT_TEMPO = 1  # a hundredth of their pace: a level in a blink
     code = await sync_to_async(open_room)(humans=("ana",), bots=2)
@@ -371,8 +373,7 @@ async def test_bots_fill_the_empty_seats_and_play_on_their_own(settings):
     await ana.close()
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_bots_wait_for_a_player_whose_phone_slept(settings):
     settings.PLATEAU_BOT_TEMPO = 1
     code = await sync_to_async(open_room)(humans=("ana",), bots=1)
@@ -393,8 +394,7 @@ async def test_bots_wait_for_a_player_whose_phone_slept(settings):
         await device.close()
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_a_flooding_device_is_slowed_alone_and_a_huge_message_closes_it():
     code = await sync_to_async(open_room)()
     ana, bo = await at_table(code, "ana", "bo")
@@ -421,8 +421,7 @@ def test_a_bot_never_takes_a_person_s_name():
     assert [s.name for s in room.seats.all()] == ["Robot 1", "Robot 2"]
 
 
-@ROOM_DB
-@pytest.mark.asyncio
+@played
 async def test_nobody_plays_while_a_player_is_offline_and_a_ping_brings_them_back():
     code = await sync_to_async(open_room)()
     await sync_to_async(set_state)(code, hands=[[10], [30]], phase="playing",
@@ -441,4 +440,64 @@ async def test_nobody_plays_while_a_player_is_offline_and_a_ping_brings_them_bac
     await ana.state(lambda f: "hors ligne" not in f["html"])
     assert (await ana.intent(type="play", card=10))["type"] == "ack"
     for device in (ana, bo):
+        await device.close()
+
+
+# --- Qui veut gagner des millions ?, party mode -----------------------------------------------
+
+def millionnaire_room(humans=("ana", "bo", "cy")) -> str:
+    from cms.models import Status
+    from tests.builders import make_question
+
+    for step in range(1, 16):
+        for n in range(len(humans)):
+            make_question("echelle", step=step, difficulty=2 if step <= 5 else 4,
+                          status=Status.PUBLISHED, text=f"Marche {step}, question {n} ?",
+                          propositions=[(f"Juste {step}-{n}", True, False),
+                                        (f"Faux A{step}-{n}", False, False),
+                                        (f"Faux B{step}-{n}", False, False),
+                                        (f"Faux C{step}-{n}", False, False)])
+    room = rooms.create_room(game="millionnaire", browser=humans[0])
+    for browser in humans:
+        rooms.join(code=room.code, name=browser.capitalize(), browser=browser)
+    with pytest.raises(rooms.Refused):
+        rooms.add_bot(code=room.code, browser=humans[0])
+    rooms.start(code=room.code, browser=humans[0], seed=3)
+    return room.code
+
+
+@played
+async def test_millionnaire_answers_stay_secret_until_all_are_revealed_together():
+    code = await sync_to_async(millionnaire_room)()
+    ana, bo, cy = await at_table(code, "ana", "bo", "cy")
+    tv = Device(code, "tv")
+    await tv.connect()
+    await tv.state()
+    state = await sync_to_async(the_state)(code)
+    question = state["rounds"][0][0]
+    right, wrong = question["right"], (question["right"] + 1) % 4
+    q = question["id"]
+    assert (await ana.intent(type="choose", question=q, choice=right))["code"] == "master"
+    assert (await bo.intent(type="choose", question=q, choice=right))["type"] == "ack"
+    assert (await bo.intent(type="confirm", question=q))["type"] == "ack"
+    await cy.state(lambda f: "a répondu" in f["html"])  # Cy sees that Bo answered, not what
+    assert (await cy.intent(type="choose", question=q, choice=wrong))["type"] == "ack"
+    assert (await cy.intent(type="confirm", question=q))["type"] == "ack"
+    letter = "ABCD"[right]
+    for device in (ana, bo, cy, tv):
+        frame = await device.state(lambda f: "La bonne réponse est" in f["html"])
+        assert f"La bonne réponse est {letter}." in frame["html"]
+        # Before it, no frame told anyone the right answer or another's choice.
+        before = [f for f in device.frames if f["type"] == "state"
+                  and "La bonne réponse est" not in f["html"]]
+        assert before and not any('class="choice right' in f["html"] for f in before)
+        if device in (ana, tv):  # the master and the screen saw no one's choice
+            assert not any("choice chosen" in f["html"] for f in before)
+    # The master moves on; Bo climbs, Cy is out with nothing.
+    assert (await bo.intent(type="next", question=q))["code"] == "not_master"
+    assert (await ana.intent(type="next", question=q))["type"] == "ack"
+    await tv.state(lambda f: "Question 2 pour" in f["html"])
+    state = await sync_to_async(the_state)(code)
+    assert state["lines"][1]["won"] == 200 and state["lines"][2]["status"] == "out"
+    for device in (ana, bo, cy, tv):
         await device.close()
