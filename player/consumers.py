@@ -21,12 +21,14 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
 from . import rooms
 from .room_views import render_room
+from .rooms import changed, group_name
 from .views import browser_of
 
 MAX_MESSAGE = 2048  # characters: an intent is a few dozen
@@ -39,8 +41,20 @@ PING_EVERY = 20  # seconds between a page's pings, which keep its seat marked co
 GONE, BAD, FLOOD = 4404, 4400, 4429
 
 
-def group_name(code: str) -> str:
-    return f"room.{code}"
+# The room as last read in this process, by code, with the stamp of the change it follows.
+_snapshots: dict[str, tuple[str, asyncio.Future]] = {}
+
+
+async def snapshot_for(code: str, stamp: str) -> rooms.Snapshot:
+    """Return the room after the change `stamp`, read once for all of this process's
+    devices of the room (a device that connects reads it alone: no stamp)."""
+    current = _snapshots.get(code)
+    if stamp and current is not None and current[0] == stamp:
+        return await asyncio.shield(current[1])
+    future = asyncio.ensure_future(database_sync_to_async(rooms.snapshot)(code))
+    if stamp:
+        _snapshots[code] = (stamp, future)
+    return await asyncio.shield(future)
 
 
 def device_of(scope) -> str | None:
@@ -94,9 +108,7 @@ async def _bots_after(code: str, version: int, wait: float) -> None:
     if _timers.get(code, (None,))[0] == version:
         del _timers[code]
     if await database_sync_to_async(rooms.bot_step)(code=code, version=version):
-        from channels.layers import get_channel_layer
-
-        await get_channel_layer().group_send(group_name(code), {"type": "room.changed"})
+        await get_channel_layer().group_send(group_name(code), changed())
 
 
 class RoomConsumer(AsyncWebsocketConsumer):
@@ -121,7 +133,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             back = await database_sync_to_async(rooms.seen)(
                 code=self.code, browser=self.browser, connected=True)
         if back:  # the others see this seat come back
-            await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
+            await self.channel_layer.group_send(group_name(self.code), changed())
         else:
             await self.push()
 
@@ -131,7 +143,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.browser and await database_sync_to_async(rooms.seen)(
                 code=self.code, browser=self.browser, connected=False):
-            await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
+            await self.channel_layer.group_send(group_name(self.code), changed())
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None or len(text_data) > MAX_MESSAGE:
@@ -154,8 +166,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if message["type"] == "ping":
             if self.browser and await database_sync_to_async(rooms.seen)(
                     code=self.code, browser=self.browser, connected=True):
-                await self.channel_layer.group_send(group_name(self.code),
-                                                    {"type": "room.changed"})
+                await self.channel_layer.group_send(group_name(self.code), changed())
             await self.reply({"type": "pong"})
             return
         seq = message.pop("seq", None)
@@ -170,7 +181,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.reply({"type": "duplicate", "seq": seq})
         elif result.changed:
             await self.reply({"type": "ack", "seq": seq})
-            await self.channel_layer.group_send(group_name(self.code), {"type": "room.changed"})
+            await self.channel_layer.group_send(group_name(self.code), changed())
         else:
             with translation.override(self.language):
                 text = str(result.message)
@@ -178,32 +189,27 @@ class RoomConsumer(AsyncWebsocketConsumer):
                               "code": result.code, "message": text})
 
     async def room_changed(self, event):
-        await self.push()
+        await self.push(event.get("stamp", ""))
 
-    async def push(self):
+    async def push(self, stamp: str = ""):
         """Send this device its page of the room, if it changed since the last one sent."""
         try:
-            page = await database_sync_to_async(self._page)()
+            snap = await snapshot_for(self.code, stamp)
         except rooms.RoomGone:
+            _snapshots.pop(self.code, None)
             await self.close(code=GONE)
             return
-        html, data, bots = page
-        _set_bots(self.code, data["version"], bots)
+        planned = rooms.next_bot_action(snap)
+        _set_bots(self.code, snap.version, planned[0] if planned else None)
+        with translation.override(self.language):
+            html = render_room(snap, self.browser)
         if html == self.sent:
             return
         self.sent = html
-        await self.reply({"type": "state", "html": html, **data})
-
-    def _page(self):
-        snap = rooms.snapshot(self.code)
-        with translation.override(self.language):
-            html = render_room(snap, self.browser)
         seat = snap.seat_of(self.browser)
-        planned = rooms.next_bot_action(snap)
-        data = {"version": snap.version, "phase": snap.phase,
-                "seat": seat.index if seat else None,
-                "last_seq": seat.last_seq if seat else 0, "ping": PING_EVERY}
-        return html, data, planned[0] if planned else None
+        await self.reply({"type": "state", "html": html, "version": snap.version,
+                          "phase": snap.phase, "seat": seat.index if seat else None,
+                          "last_seq": seat.last_seq if seat else 0, "ping": PING_EVERY})
 
     async def reply(self, data: dict):
         await self.send(text_data=json.dumps(data, ensure_ascii=False))

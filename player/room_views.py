@@ -27,7 +27,7 @@ from .views import typeset, with_browser
 
 def notify(code: str) -> None:
     """Tell every device of the room, on every server process, that the room changed."""
-    async_to_sync(get_channel_layer().group_send)(f"room.{code}", {"type": "room.changed"})
+    async_to_sync(get_channel_layer().group_send)(rooms.group_name(code), rooms.changed())
 
 
 def render_room(snap: rooms.Snapshot, browser: str | None) -> str:

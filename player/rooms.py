@@ -30,6 +30,17 @@ LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 MAX_SEQ = 2**53
 
 
+def group_name(code: str) -> str:
+    """The channel layer's group of a room's devices, on every server process."""
+    return f"room.{code}"
+
+
+def changed() -> dict:
+    """The message that tells a room's devices it changed. Its stamp names this change: the
+    devices of one process that receive it read the room once between them."""
+    return {"type": "room.changed", "stamp": secrets.token_hex(8)}
+
+
 class RoomGone(Exception):
     """No room has this code (never had, or cleaned up since)."""
 
