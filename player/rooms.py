@@ -272,7 +272,7 @@ def intent(*, code: str, browser: str, seq, action: dict) -> Result:
             return Result(duplicate=True)
         Seat.objects.filter(pk=seat.pk).update(last_seq=seq)
         play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
-        if play is None or play.finished:
+        if play is None:  # a finished game may go on (The Mind's blind mode): its engine says
             return Result(code="not_playing", message=_("Aucune partie en cours."))
         away = [s.name for s in room.seats.all() if not online(s)]
         if away:  # the table waits for a player whose phone slept, as around a real one

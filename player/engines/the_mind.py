@@ -12,9 +12,17 @@ concentration. A card played while a lower one is still in a hand costs a life, 
 lower card in every hand is discarded, shown to all; the level goes on. A shuriken needs
 every player's agreement (`shuriken`, withdrawn by `shuriken_no`, dropped by any play):
 each player then discards their lowest card, shown to all.
+
+Blind mode: after a win, once every player agrees (`blind`), the table plays again from
+level 1 with the lives and shurikens left, cards face down: no mistake is seen while a level
+is played; once every card is down the pile is turned over, and each card laid on a higher
+one costs a life (the interpretation settled here of « on les retourne pour vérifier
+l'ordre »).
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from django.utils.translation import gettext as _
 
@@ -27,7 +35,7 @@ PLAYING = "playing"
 OVER = "over"
 
 WON, LOST = "won", "lost"
-NEWS = ("mistake", "shuriken", "level_won", "game_over")
+NEWS = ("mistake", "shuriken", "level_won", "game_over", "checked", "blind")
 
 
 class TheMindEngine:
@@ -59,8 +67,9 @@ class TheMindEngine:
     def apply(self, state: State, action: dict):
         kind = action.get("type")
         handler = {"ready": self._ready, "play": self._play, "shuriken": self._shuriken,
-                   "shuriken_no": self._shuriken_no}.get(kind if isinstance(kind, str) else "")
-        if handler is None or state["phase"] == OVER:
+                   "shuriken_no": self._shuriken_no, "blind": self._blind,
+                   }.get(kind if isinstance(kind, str) else "")
+        if handler is None or (state["phase"] == OVER and kind != "blind"):
             raise Refused("unknown_action")
         step = Step(evolve(state))
         seat = int_field(action, "seat", low=0, high=len(state["players"]) - 1)
@@ -96,6 +105,9 @@ class TheMindEngine:
         state["pile"].append(card)
         state["votes"] = [False] * len(state["players"])
         step.emit("played", seat=seat, card=card)
+        if state.get("blind"):  # face down: the order is checked once every card is down
+            self._after_cards_left(step, concentrate=False)
+            return
         lower = [{"seat": other, "card": c} for other, cards in enumerate(state["hands"])
                  for c in cards if c < card]
         if lower:
@@ -144,6 +156,17 @@ class TheMindEngine:
                 state["ready"] = [False] * len(state["players"])
             return
         level = state["level"]
+        if state.get("blind"):
+            # The pile is turned over: each card laid on a higher one costs a life.
+            pile = state["pile"]
+            errors = sum(1 for below, above in pairwise(pile) if above < below)
+            state["lives"] -= errors
+            state["mistakes"] += errors
+            step.emit("checked", pile=list(pile), errors=errors, lives=max(state["lives"], 0))
+            if state["lives"] <= 0:
+                state["lives"] = 0
+                self._end(step, LOST)
+                return
         reward = RULES.rewards.get(level, "")
         # At the cap, the reward card stays in the box: nothing is won, nothing is said.
         if reward == LIFE and state["lives"] < RULES.max_lives:
@@ -159,18 +182,42 @@ class TheMindEngine:
             return
         _deal(state, level + 1)
 
+    def _blind(self, step: Step, seat: int, action: dict) -> None:
+        """After a win, everyone agrees to play again from level 1, cards face down, with
+        the lives and shurikens left."""
+        state = step.state
+        if state["phase"] != OVER or state["result"] != WON or state.get("blind"):
+            raise Refused("wrong_phase", _("Le mode aveugle se joue après une victoire."))
+        if state["votes"][seat]:
+            raise Refused("wrong_phase")
+        state["votes"][seat] = True
+        step.emit("blind_vote", seat=seat)
+        if not all(state["votes"]):
+            return
+        state["blind"] = True
+        state["result"] = ""
+        state["mistakes"] = 0
+        _deal(state, 1)
+        step.emit("blind", level=1)
+
     def _end(self, step: Step, result: str) -> None:
         step.state["result"] = result
         step.state["phase"] = OVER
+        step.state["votes"] = [False] * len(step.state["players"])  # for the blind mode
         step.emit("game_over", result=result)
 
     def view(self, state: State, seat=TABLE) -> dict:
         """What a seat may see: its own hand, and of the others only how many cards they hold."""
         mine = None if seat is TABLE else list(state["hands"][seat])
+        blind = bool(state.get("blind"))
+        # Face down, the pile is a count until it is turned over.
+        pile = [] if blind else list(state["pile"])
         return {
+            "blind": blind, "pile_count": len(state["pile"]),
+            "can_blind": state["phase"] == OVER and state["result"] == WON and not blind,
             "phase": state["phase"], "level": state["level"], "last_level": state["last_level"],
             "lives": state["lives"], "shurikens": state["shurikens"],
-            "pile": list(state["pile"]), "top": state["pile"][-1] if state["pile"] else None,
+            "pile": pile, "top": pile[-1] if pile else None,
             "discarded": [dict(d) for d in state["discarded"]],
             "players": [{"seat": n, "name": name, "cards": len(state["hands"][n]),
                          "ready": state["ready"][n], "shuriken": state["votes"][n]}
@@ -237,6 +284,11 @@ def bot_action(state: State, bots) -> tuple[float, dict] | None:
     pile's last change: put their hands on the table at once, vote a shuriken they want
     at once, or play the first lowest card whose wait runs out. None: nothing to do."""
     seats = sorted(bots)
+    if state["phase"] == OVER:  # after a win, the bots are game for the blind mode
+        waiting = [seat for seat in seats if not state["votes"][seat]]
+        if state["result"] == WON and not state.get("blind") and waiting:
+            return 0.0, {"type": "blind", "seat": waiting[0]}
+        return None
     if state["phase"] == CONCENTRATING:
         waiting = [seat for seat in seats if not state["ready"][seat]]
         return (0.0, {"type": "ready", "seat": waiting[0]}) if waiting else None

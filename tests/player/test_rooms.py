@@ -16,6 +16,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db.models import F
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -61,6 +62,8 @@ class Device:
     async def receive(self, timeout=2.0) -> dict:
         frame = json.loads(await self.socket.receive_from(timeout=timeout))
         self.frames.append(frame)
+        if frame["type"] == "state":  # as the page does: go on from the seat's last number
+            self.seq = max(self.seq, frame["last_seq"])
         return frame
 
     async def until(self, test, timeout=5.0) -> dict:
@@ -500,4 +503,32 @@ async def test_millionnaire_answers_stay_secret_until_all_are_revealed_together(
     state = await sync_to_async(the_state)(code)
     assert state["lines"][1]["won"] == 200 and state["lines"][2]["status"] == "out"
     for device in (ana, bo, cy, tv):
+        await device.close()
+
+
+@played
+async def test_after_a_win_the_table_replays_blind_and_no_phone_sees_the_pile():
+    code = await sync_to_async(open_room)()
+    await sync_to_async(set_state)(code, phase="over", result="won", level=12,
+                                   votes=[False, False], hands=[[], []])
+    await sync_to_async(Play.objects.filter(room__code=code).update)(finished=True)
+    ana, bo = await at_table(code, "ana", "bo")
+    assert "Rejouer en mode aveugle" in ana.frames[-1]["html"]
+    assert (await ana.intent(type="blind"))["type"] == "ack"
+    await bo.state(lambda f: "partant pour le mode aveugle" in f["html"])
+    assert (await bo.intent(type="blind"))["type"] == "ack"
+    # The game is on again: every page draws itself again for it.
+    await sync_to_async(set_state)(code, hands=[[10], [70]], phase="playing",
+                                   ready=[True, True])
+    await sync_to_async(Play.objects.filter(room__code=code).update)(version=F("version") + 1)
+    for device in (ana, bo):
+        await device.close()
+    ana, bo = await at_table(code, "ana", "bo")
+    assert (await bo.intent(type="play", card=70))["type"] == "ack"
+    frame = await ana.state(lambda f: "1 carte posée face cachée" in f["html"])
+    assert "70" not in frame["html"] and "data-top" not in frame["html"]
+    assert (await ana.intent(type="play", card=10))["type"] == "ack"
+    frame = await bo.state(lambda f: "La pile retournée" in f["html"])
+    assert "70, 10" in frame["html"] and "une vie perdue" in frame["html"]
+    for device in (ana, bo):
         await device.close()

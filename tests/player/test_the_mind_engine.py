@@ -302,3 +302,44 @@ def test_a_reward_at_its_cap_is_not_won_nor_announced():
     assert state["shurikens"] == 3
     assert [e for e in events if e["type"] == "level_won"] == [
         {"type": "level_won", "level": 2, "reward": ""}]
+
+
+def win(state):
+    while state["phase"] != "over":
+        state = play_level_perfectly(state)
+    assert state["result"] == "won"
+    return state
+
+
+def test_after_a_win_everyone_may_replay_blind_from_level_one_with_what_is_left():
+    state = win(start(2, seed=4))
+    lives, shurikens = state["lives"], state["shurikens"]
+    assert refused(state, type="play", seat=0, card=1) == "unknown_action"
+    state, _ = act(state, type="blind", seat=0)
+    assert state["phase"] == "over"  # the whole table agrees, or nothing starts
+    assert refused(state, type="blind", seat=0) == "wrong_phase"
+    state, _ = act(state, type="blind", seat=1)
+    assert state["blind"] and state["level"] == 1 and state["result"] == ""
+    assert (state["lives"], state["shurikens"]) == (lives, shurikens)
+    # Face down: a card played too soon is not seen, and the pile is only a count.
+    state = all_ready(state)
+    state = {**state, "hands": [[10], [70]]}
+    state, events = act(state, type="play", seat=1, card=70)
+    assert state["lives"] == lives and not [e for e in events if e["type"] == "mistake"]
+    view = ENGINE.view(state, 0)
+    assert view["pile"] == [] and view["top"] is None and view["pile_count"] == 1
+    # Turned over once all are down: one card laid on a higher one, one life.
+    state, events = act(state, type="play", seat=0, card=10)
+    checked = next(e for e in events if e["type"] == "checked")
+    assert checked["pile"] == [70, 10] and checked["errors"] == 1
+    assert state["lives"] == lives - 1 and state["level"] == 2
+
+
+def test_a_lost_game_has_no_blind_mode_and_bots_agree_to_it_after_a_win():
+    from player.engines.the_mind import bot_action
+
+    state = win(start(3, seed=2))
+    assert bot_action(state, [0, 2]) == (0.0, {"type": "blind", "seat": 0})
+    lost = {**state, "result": "lost"}
+    assert refused(lost, type="blind", seat=0) == "wrong_phase"
+    assert bot_action(lost, [0, 2]) is None
