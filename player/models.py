@@ -110,6 +110,10 @@ class Room(models.Model):
     def __str__(self):
         return f"{self.code} · {GAMES[self.game].name}"
 
+    @property
+    def spec(self):
+        return GAMES[self.game]
+
 
 class Seat(models.Model):
     """A place in a room: a person's device (its browser id) or a bot."""

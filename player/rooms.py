@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -112,6 +113,12 @@ def clean_idle(*, now=None) -> int:
     count, _by_model = idle.delete()
     Play.objects.filter(pk__in=plays).delete()
     return count
+
+
+def of_browser(browser: str, *, limit: int = 5) -> list[Room]:
+    """The open rooms a browser hosts or has a seat in, the latest played first."""
+    return list(Room.objects.filter(Q(host=browser) | Q(seats__browser=browser))
+                .distinct().order_by("-active_at")[:limit])
 
 
 def phase_of(room: Room, play: Play | None) -> str:

@@ -20,7 +20,7 @@ from cms.games import GAMES
 from cms.models import Question
 from cms.typography import french_spacing
 
-from . import services
+from . import rooms, services
 from .engines import ENGINES, ROOM_ENGINES
 from .engines.base import TABLE, Refused
 from .images import revealed_image
@@ -76,7 +76,8 @@ def home(request):
               if slug in ROOM_ENGINES else ""}
              for slug, spec in GAMES.items()]
     ongoing = Play.objects.filter(browser=request.browser, finished=False, in_room=False)[:10]
-    return render(request, "player/home.html", {"games": games, "ongoing": ongoing})
+    return render(request, "player/home.html", {
+        "games": games, "ongoing": ongoing, "my_rooms": rooms.of_browser(request.browser)})
 
 
 @require_http_methods(["GET", "POST"])

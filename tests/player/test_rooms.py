@@ -532,3 +532,15 @@ async def test_after_a_win_the_table_replays_blind_and_no_phone_sees_the_pile():
     assert "70, 10" in frame["html"] and "une vie perdue" in frame["html"]
     for device in (ana, bo):
         await device.close()
+
+
+@pytest.mark.django_db
+def test_the_home_page_brings_a_host_and_a_player_back_to_their_rooms():
+    from django.test import Client
+
+    code = open_room(humans=("ana", "bo"))
+    other = open_room(humans=("cy", "dan"))
+    for browser in ("ana", "bo"):
+        home = browser_client(Client, browser).get("/").content.decode()
+        assert f'href="/salle/{code}/"' in home and f"/salle/{other}/" not in home
+    assert 'href="/salle/' not in browser_client(Client, "stranger").get("/").content.decode()
