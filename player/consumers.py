@@ -178,7 +178,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=GONE)
             return
         if result.duplicate:
-            await self.reply({"type": "duplicate", "seq": seq})
+            await self.reply({"type": "duplicate", "seq": seq, "last_seq": result.last_seq})
         elif result.changed:
             await self.reply({"type": "ack", "seq": seq})
             await self.channel_layer.group_send(group_name(self.code), changed())

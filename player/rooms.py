@@ -54,6 +54,7 @@ class Result:
     duplicate: bool = False
     code: str = ""
     message: str = ""
+    last_seq: int = 0  # the seat's highest number taken, told with a duplicate
 
 
 @dataclass
@@ -276,7 +277,7 @@ def intent(*, code: str, browser: str, seq, action: dict) -> Result:
             return Result(code="not_seated", message=_("Vous n’avez pas de place dans cette "
                                                        "salle."))
         if seq <= seat.last_seq:
-            return Result(duplicate=True)
+            return Result(duplicate=True, last_seq=seat.last_seq)
         Seat.objects.filter(pk=seat.pk).update(last_seq=seq)
         play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
         if play is None:  # a finished game may go on (The Mind's blind mode): its engine says

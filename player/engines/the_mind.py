@@ -223,6 +223,10 @@ class TheMindEngine:
                          "ready": state["ready"][n], "shuriken": state["votes"][n]}
                         for n, name in enumerate(state["players"])],
             "votes": sum(state["votes"]),
+            # Once the game is over, what was left in each hand is shown to all.
+            "left": [{"name": name, "cards": list(state["hands"][n])}
+                     for n, name in enumerate(state["players"]) if state["hands"][n]]
+            if state["phase"] == OVER else [],
             "news": [_told(event, state["players"]) for event in state.get("news", [])],
             "seat": seat, "hand": mine, "reward": state["reward"], "result": state["result"],
             "finished": state["phase"] == OVER,

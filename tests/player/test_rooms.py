@@ -284,7 +284,7 @@ async def test_intents_are_checked_applied_once_and_everyone_sees_the_pile():
     assert (await ana.intent(type="ready"))["type"] == "ack"
     # The same intent sent again (a replay, a duplicate) is answered and applied once.
     again = await ana.intent(seq=ana.seq, type="ready")
-    assert again["type"] == "duplicate"
+    assert again["type"] == "duplicate" and again["last_seq"] == ana.seq
     older = await ana.intent(seq=1, type="shuriken")
     assert older["type"] == "duplicate"
     assert (await bo.intent(type="ready"))["type"] == "ack"

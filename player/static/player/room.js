@@ -24,10 +24,13 @@
     return false;
   }
 
-  function intent(data) {
+  var last = null;  // the last intent sent, sent again once if its number was stale
+
+  function intent(data, again) {
     seq += 1;
     save();
     data.seq = seq;
+    last = { data: data, again: !!again };
     if (!send(data)) { show(root.dataset.offline); }
   }
 
@@ -97,6 +100,13 @@
       show(root.dataset.slow);
     } else if (message.type === "ack") {
       show("");
+    } else if (message.type === "duplicate" && last && last.data.seq === message.seq && !last.again) {
+      // Another tab of this phone numbered its taps past this one's: the tap was not
+      // taken. Sent once more with a fresh number, it is checked against the game again.
+      seq = Math.max(seq, message.last_seq);
+      var data = last.data;
+      delete data.seq;
+      intent(data, true);
     }
   }
 
