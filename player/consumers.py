@@ -35,7 +35,7 @@ MAX_MESSAGE = 2048  # characters: an intent is a few dozen
 # Each connection may send BURST messages at once, then RATE a second; it is closed once
 # it has had DROPS_TO_CLOSE messages dropped.
 RATE, BURST, DROPS_TO_CLOSE = 8.0, 16.0, 200
-PING_EVERY = 20  # seconds between a page's pings, which keep its seat marked connected
+PING_EVERY = rooms.PING_EVERY  # seconds between a page's pings: its seat stays online
 
 # Close codes (4000-4999 are the application's own).
 GONE, BAD, FLOOD = 4404, 4400, 4429
@@ -131,7 +131,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         back = False
         if self.browser:
             back = await database_sync_to_async(rooms.seen)(
-                code=self.code, browser=self.browser, connected=True)
+                code=self.code, browser=self.browser, event="connect")
         if back:  # the others see this seat come back
             await self.channel_layer.group_send(group_name(self.code), changed())
         else:
@@ -142,7 +142,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.browser and await database_sync_to_async(rooms.seen)(
-                code=self.code, browser=self.browser, connected=False):
+                code=self.code, browser=self.browser, event="disconnect"):
             await self.channel_layer.group_send(group_name(self.code), changed())
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -165,7 +165,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if message["type"] == "ping":
             if self.browser and await database_sync_to_async(rooms.seen)(
-                    code=self.code, browser=self.browser, connected=True):
+                    code=self.code, browser=self.browser, event="ping"):
                 await self.channel_layer.group_send(group_name(self.code), changed())
             await self.reply({"type": "pong"})
             return

@@ -129,6 +129,10 @@ class Seat(models.Model):
     last_seq = models.BigIntegerField(_("dernier message"), default=0)
     seen_at = models.DateTimeField(_("vue le"), null=True, blank=True)
     left_at = models.DateTimeField(_("partie le"), null=True, blank=True)
+    # The seat's open connections (a phone may have the room in two tabs): online while one
+    # is, and while its pages' pings keep `seen_at` fresh (a server that stopped dead never
+    # counted its connections down).
+    connections = models.PositiveSmallIntegerField(_("connexions"), default=0)
 
     class Meta:
         verbose_name = _("place")

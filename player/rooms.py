@@ -138,11 +138,17 @@ def snapshot(code: str) -> Snapshot:
                     version=play.version if play else 0, bots=bots)
 
 
-def online(seat: Seat) -> bool:
+# A page pings every PING_EVERY seconds; a seat unheard of for this long is offline.
+PING_EVERY = 20
+SILENT = timedelta(seconds=3 * PING_EVERY)
+
+
+def online(seat: Seat, *, now=None) -> bool:
     """Whether a device holds this seat now (a bot always does)."""
     if seat.bot:
         return True
-    return seat.seen_at is not None and (seat.left_at is None or seat.left_at <= seat.seen_at)
+    now = now or timezone.now()
+    return seat.connections > 0 and seat.seen_at is not None and now - seat.seen_at < SILENT
 
 
 def _lobby(room: Room) -> None:
@@ -185,7 +191,7 @@ def join(*, code: str, name: str, browser: str) -> Seat:
         if any(s.name.casefold() == name.casefold() for s in room.seats.all()):
             raise Refused("same_name", _("Quelqu’un porte déjà ce nom dans la salle."))
         seat = Seat.objects.create(room=room, index=_free_index(room), name=name,
-                                   browser=browser, seen_at=timezone.now())
+                                   browser=browser)
         _touch(room)
         return seat
 
@@ -339,18 +345,27 @@ def bot_step(*, code: str, version: int) -> bool:
     return True
 
 
-def seen(*, code: str, browser: str, connected: bool) -> bool:
-    """Mark the device's seat connected or gone (a page's ping marks it connected again,
-    as a second tab of the same phone may have closed); say whether the seat went from
-    offline to online or back, which the others must be shown."""
-    seat = (Seat.objects.filter(room__code=normal_code(code), browser=browser)
-            .exclude(browser="").first())
-    if seat is None:
-        return False
-    before = online(seat)
-    if connected:
-        seat.seen_at = timezone.now()
-    else:
-        seat.left_at = timezone.now()
-    Seat.objects.filter(pk=seat.pk).update(seen_at=seat.seen_at, left_at=seat.left_at)
-    return online(seat) != before
+def seen(*, code: str, browser: str, event: str) -> bool:
+    """Count a connection of the device's seat opened ("connect") or closed ("disconnect"),
+    or a page's ping ("ping"); say whether the seat went from offline to online or back,
+    which the others must be shown."""
+    with transaction.atomic():
+        seat = (Seat.objects.select_for_update()
+                .filter(room__code=normal_code(code), browser=browser).exclude(browser="")
+                .first())
+        if seat is None:
+            return False
+        now = timezone.now()
+        before = online(seat, now=now)
+        if event == "connect":
+            seat.connections += 1
+            seat.seen_at = now
+        elif event == "disconnect":
+            seat.connections = max(0, seat.connections - 1)
+            seat.left_at = now
+        else:
+            seat.seen_at = now
+            seat.connections = max(1, seat.connections)  # a page that pings is connected
+        Seat.objects.filter(pk=seat.pk).update(connections=seat.connections,
+                                               seen_at=seat.seen_at, left_at=seat.left_at)
+        return online(seat, now=now) != before

@@ -68,13 +68,12 @@ class MillionnairePartyEngine:
         for unit in content.get(KIND, ()):
             if unit.items and unit.items[0].step is not None:
                 by_step.setdefault(unit.items[0].step, []).append(unit.items[0])
-        short = [str(s.number) for s in spec.ladder
-                 if len(by_step.get(s.number, ())) < len(players)]
-        if short:
+        most = min(len(by_step.get(s.number, ())) for s in spec.ladder)
+        if most < len(players):
+            # A round a player, a question per step each round.
             raise Refused("not_enough_content", _(
-                "Il faut une question publiée par joueur à chaque marche de l’échelle (%(n)s) ; "
-                "il en manque aux marches %(steps)s.") % {"n": len(players),
-                                                          "steps": ", ".join(short)})
+                "Les questions publiées suffisent pour %(most)s joueurs au plus, une manche "
+                "chacun : la table en compte %(n)s.") % {"most": most, "n": len(players)})
         state: State = {
             "seed": seed, "players": list(players),
             "ladder": [{"amount": s.amount, "safe": s.safe} for s in spec.ladder],
@@ -181,8 +180,9 @@ class MillionnairePartyEngine:
             if line["choice"] in line["removed"]:
                 line["choice"] = None
         elif two:
-            line["tries"] = (RULES.public_tries_two_players if joker == PUBLIC
-                             else RULES.friend_tries_two_players)
+            # Several jokers on one question do not add up: the most generous counts.
+            line["tries"] = max(line["tries"], RULES.public_tries_two_players
+                                if joker == PUBLIC else RULES.friend_tries_two_players)
         elif joker == PUBLIC:
             voters = [s for s in range(len(state["players"])) if s not in (seat, master)]
             state["polls"].append({"asker": seat, "joker": PUBLIC, "voters": voters,
@@ -221,8 +221,11 @@ class MillionnairePartyEngine:
             state["step"] += 1
             state["phase"] = ANSWERING
             state["polls"] = []
-            for line in climbing:
-                line.update(choice=None, confirmed=False, removed=[], tries=1, told="")
+            # Every answer belongs to its question: none follows a player to the next one.
+            for line in state["lines"]:
+                if line is not None:
+                    line.update(choice=None, answer=None, confirmed=False, removed=[],
+                                tries=1, told="")
             return
         # The round is over: what each contestant kept goes to their total.
         for number, line in enumerate(state["lines"]):
@@ -259,6 +262,7 @@ class MillionnairePartyEngine:
             else:
                 line["status"] = OUT
                 line["won"] = _safe_below(state)
+                line["told"] = ""
         state["phase"] = REVEALED
         step.emit("revealed", step=state["step"])
 
@@ -288,6 +292,11 @@ class MillionnairePartyEngine:
                 "answer": LETTERS[line["answer"]] if revealed and line
                 and line.get("answer") is not None and line["status"] != STOPPED else "",
                 "right": bool(revealed and line and line.get("answer") == question["right"]),
+                "jokers_used": [str(RULES.jokers[slug]) for slug, used
+                                in state["jokers"][number].items() if used is not None],
+                "waiting_for": [state["players"][v] for p in state["polls"]
+                                if p["asker"] == number for v in p["voters"]
+                                if str(v) not in p["cards"]],
             })
         view = {
             "phase": state["phase"], "seat": seat, "round": state["round"] + 1,

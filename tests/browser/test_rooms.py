@@ -342,7 +342,7 @@ def test_a_party_of_millionnaire_with_a_shared_screen_and_three_phones(one_serve
     for device in (tv, *phones):
         device.page.wait_for_selector(f"text=La bonne réponse est {right}.")
     tv.page.screenshot(path=screenshot_path("millionnaire-party-tv-reveal"), full_page=True)
-    assert "Éliminé pour cette manche" in ines.page.inner_text(".mine")
+    assert "la manche s’arrête là pour vous" in ines.page.inner_text(".mine")
     # Léa, the master, moves on; Hugo asks Inès (out, still a friend) and uses the 50:50.
     lea.page.click("button:has-text('Continuer')")
     hugo.page.wait_for_selector("text=Question 2 pour")
@@ -360,7 +360,7 @@ def test_a_party_of_millionnaire_with_a_shared_screen_and_three_phones(one_serve
     # Hugo stops with 300 €: the round ends, Hugo becomes the master.
     lea.page.click("button:has-text('Continuer')")
     hugo.page.click("button:has-text('M’arrêter avec 300')")
-    tv.page.wait_for_selector("text=arrêté à 300")
+    tv.page.wait_for_selector("text=s’arrête à 300")
     lea.page.click("button:has-text('Continuer')")
     tv.page.wait_for_selector("text=Manche 2 sur 3")
     assert "maître du jeu\u00a0: Hugo" in tv.page.inner_text(".status-line")

@@ -221,3 +221,26 @@ def test_hostile_messages_are_refused_and_change_nothing(action):
     if "question" not in action:
         action = {**action, "question": question(state)["id"]}
     refused(state, **action)
+
+
+def test_a_player_out_of_the_round_carries_no_answer_to_the_next_questions():
+    state = start(("Ana", "Bo", "Cy"))
+    state, _ = answer(state, 1, right(state))
+    state, _ = answer(state, 2, wrong(state))  # Cy falls at question 1
+    state, _ = act(state, type="next", seat=0, question=question(state)["id"])
+    for seat in (TABLE, 0, 1, 2):
+        view = ENGINE.view(state, seat)
+        assert not any(c["chosen"] for c in view["choices"])
+    state, _ = answer(state, 1, right(state))
+    cy = ENGINE.view(state, TABLE)["players"][2]
+    assert cy["status"] == "out" and cy["answer"] == "" and not cy["right"]
+
+
+def test_at_two_players_jokers_on_one_question_do_not_add_up():
+    state = start(("Ana", "Bo"))
+    q = question(state)["id"]
+    state, _ = act(state, type="joker", seat=1, question=q, joker="public")
+    state, _ = act(state, type="joker", seat=1, question=q, joker="ami")
+    assert state["lines"][1]["tries"] == 3  # the friend's 2 do not take the public's 3 away
+    state, _ = answer(state, 1, wrong(state))
+    assert state["lines"][1]["tries"] == 2

@@ -334,17 +334,13 @@ async def test_a_card_played_too_soon_costs_a_life_on_every_device():
 @played
 async def test_a_device_that_drops_comes_back_to_its_seat_with_the_whole_state(settings):
     code = await sync_to_async(open_room)()
-    ana = Device(code, "ana")
-    await ana.connect()
-    first = await ana.state()
-    await ana.intent(type="ready")
+    ana, bo = await at_table(code, "ana", "bo")
+    first = await ana.state(lambda f: "hors ligne" not in f["html"])
+    assert (await ana.intent(type="ready"))["type"] == "ack"
     await ana.close()
     # The phone slept; the server forgot its timers (a restart): the seat and state stay.
     consumers._timers.clear()
-    bo = Device(code, "bo")
-    await bo.connect()
-    waiting = await bo.state()
-    assert "Ana" in waiting["html"] and "hors ligne" in waiting["html"]
+    await bo.state(lambda f: "Ana" in f["html"] and "hors ligne" in f["html"])
     again = Device(code, "ana")
     await again.connect()
     back = await again.state()
@@ -425,24 +421,30 @@ def test_a_bot_never_takes_a_person_s_name():
 
 
 @played
-async def test_nobody_plays_while_a_player_is_offline_and_a_ping_brings_them_back():
+async def test_nobody_plays_while_a_player_is_offline_and_a_second_tab_changes_nothing():
     code = await sync_to_async(open_room)()
     await sync_to_async(set_state)(code, hands=[[10], [30]], phase="playing",
                                    ready=[True, True])
     ana, bo = await at_table(code, "ana", "bo")
-    # A second tab of Bo's phone closes: his seat looks offline, and the table waits.
+    await ana.state(lambda f: "hors ligne" not in f["html"])  # Bo's phone came in after hers
+    # Bo opens the room in a second tab and closes it: his first tab holds the seat, and
+    # nobody's page changes.
     second = Device(code, "bo")
     await second.connect()
     await second.close()
+    assert await ana.quiet(0.3)
+    # His phone sleeps: the table waits for him, people included.
+    await bo.close()
     await ana.state(lambda f: "La partie attend\u00a0: Bo" in f["html"])
     refused = await ana.intent(type="play", card=10)
     assert refused["code"] == "waiting" and "Bo" in refused["message"]
     assert (await sync_to_async(the_state)(code))["pile"] == []
-    # Bo's open tab pings: everyone sees him back, and the game goes on.
-    await bo.socket.send_json_to({"type": "ping"})
+    # He comes back: everyone sees it, and the game goes on.
+    back = Device(code, "bo")
+    await back.connect()
     await ana.state(lambda f: "hors ligne" not in f["html"])
     assert (await ana.intent(type="play", card=10))["type"] == "ack"
-    for device in (ana, bo):
+    for device in (ana, back):
         await device.close()
 
 
