@@ -289,7 +289,8 @@ def intent(*, code: str, browser: str, seq, action: dict) -> Result:
         if play is None:  # a finished game may go on (The Mind's blind mode): its engine says
             return Result(code="not_playing", message=_("Aucune partie en cours."))
         away = [s.name for s in room.seats.all() if not online(s)]
-        if away:  # the table waits for a player whose phone slept, as around a real one
+        if away and engine_for(room.game).waits_for_everyone:
+            # The table waits for a player whose phone slept, as around a real one.
             return Result(code="waiting", message=_(
                 "La partie attend : %(names)s (hors ligne).") % {"names": ", ".join(away)})
         # The seat is the server's to say: whatever a device wrote there is replaced.

@@ -132,6 +132,10 @@ class RoomEngine(Engine, Protocol):
     """An engine played in a room: a device a seat, and bots to fill empty seats."""
 
     has_bots: bool  # whether bots may take the empty seats
+    # Whether the table stops while a player is offline (a game played on a shared clock,
+    # as The Mind); otherwise the others play on and the game waits only for that player's
+    # own moves.
+    waits_for_everyone: bool
 
     def bot_action(self, state: State, bots: list[int]) -> tuple[float, dict] | None:
         """Return what the bots at the seats `bots` do next and how many seconds after the

@@ -54,6 +54,7 @@ class MillionnairePartyEngine:
     # The box sets no maximum; six phones around one screen is a full party.
     max_players = 6
     private_hands = True  # each answer is secret until the reveal: a phone a player
+    waits_for_everyone = False  # answers are secret and untimed: the others go on
     has_bots = False  # a quiz party is people's
 
     def needs(self, players: int) -> dict[str, int]:

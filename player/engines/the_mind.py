@@ -43,6 +43,7 @@ class TheMindEngine:
     min_players = min(RULES.levels_by_players)
     max_players = max(RULES.levels_by_players)
     private_hands = True  # each seat sees only its own cards: played in a room
+    waits_for_everyone = True  # no one plays while a phone sleeps: the clock is shared
     has_bots = True  # bots fill the empty seats of a room
 
     def needs(self, players: int) -> dict[str, int]:

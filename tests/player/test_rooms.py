@@ -546,3 +546,23 @@ def test_the_home_page_brings_a_host_and_a_player_back_to_their_rooms():
         home = browser_client(Client, browser).get("/").content.decode()
         assert f'href="/salle/{code}/"' in home and f"/salle/{other}/" not in home
     assert 'href="/salle/' not in browser_client(Client, "stranger").get("/").content.decode()
+
+
+@played
+async def test_millionnaire_goes_on_while_a_contestant_is_offline_and_reveals_once_they_answer():
+    code = await sync_to_async(millionnaire_room)()
+    ana, bo = await at_table(code, "ana", "bo")  # Cy's phone is not there
+    state = await sync_to_async(the_state)(code)
+    q, right = state["rounds"][0][0]["id"], state["rounds"][0][0]["right"]
+    assert "Hors ligne\u00a0: Cy." in bo.frames[-1]["html"]
+    assert (await bo.intent(type="choose", question=q, choice=right))["type"] == "ack"
+    assert (await bo.intent(type="confirm", question=q))["type"] == "ack"
+    assert (await sync_to_async(the_state)(code))["phase"] == "answering"  # Cy's answer due
+    cy = Device(code, "cy")
+    await cy.connect()
+    await cy.state()
+    assert (await cy.intent(type="choose", question=q, choice=right))["type"] == "ack"
+    assert (await cy.intent(type="confirm", question=q))["type"] == "ack"
+    await ana.state(lambda f: "La bonne réponse est" in f["html"])
+    for device in (ana, bo, cy):
+        await device.close()
