@@ -293,6 +293,8 @@ def intent(*, code: str, browser: str, seq, action: dict) -> Result:
             # The table waits for a player whose phone slept, as around a real one.
             return Result(code="waiting", message=_(
                 "La partie attend : %(names)s (hors ligne).") % {"names": ", ".join(away)})
+        if action.get("type") == "timeout":  # a clock running out is the server's to say
+            return Result(code="bad_message", message=_("Ce message n’est pas valable."))
         # The seat is the server's to say: whatever a device wrote there is replaced.
         action = {**action, "seat": seat.index}
         try:
@@ -318,8 +320,8 @@ def next_bot_action(snap: Snapshot) -> tuple[float, dict] | None:
     """What the room's bots do next and after how many seconds, if they play at all now:
     only while a game is on and every person at the table is connected (the table waits
     for a player whose phone slept)."""
-    if snap.phase != PLAYING or not snap.bots or snap.play is None:
-        return None
+    if snap.phase == LOBBY or not snap.bots or snap.play is None:
+        return None  # a game over may still want them (The Mind's blind mode)
     if not all(online(s) for s in snap.seats):
         return None
     return engine_for(snap.room.game).bot_action(snap.play.state, snap.bots)

@@ -301,7 +301,7 @@ async def test_intents_are_checked_applied_once_and_everyone_sees_the_pile():
     # Hostile messages: refused, nothing changes.
     for message in ({"seq": "x", "type": "ready"}, {"seq": -1, "type": "ready"},
                     {"seq": 2**60, "type": "ready"}, {"seq": 99, "type": "play", "card": "abc"},
-                    {"seq": 100, "type": "teleport"}):
+                    {"seq": 100, "type": "teleport"}, {"seq": 101, "type": "timeout"}):
         await other.socket.send_json_to(message)
         frame = await other.until(lambda f: f["type"] in ("refused", "duplicate"))
         assert frame["type"] == "refused"
@@ -566,3 +566,19 @@ async def test_millionnaire_goes_on_while_a_contestant_is_offline_and_reveals_on
     await ana.state(lambda f: "La bonne réponse est" in f["html"])
     for device in (ana, bo, cy):
         await device.close()
+
+
+@played
+async def test_bots_agree_to_the_blind_mode_after_a_win(settings):
+    settings.PLATEAU_BOT_TEMPO = 1
+    code = await sync_to_async(open_room)(humans=("ana",), bots=2)
+    await sync_to_async(set_state)(code, phase="over", result="won", level=10,
+                                   votes=[False, False, False], hands=[[], [], []])
+    await sync_to_async(Play.objects.filter(room__code=code).update)(finished=True)
+    ana = Device(code, "ana")
+    await ana.connect()
+    await ana.state(lambda f: f["html"].count("partant pour le mode aveugle") == 2)
+    assert (await ana.intent(type="blind"))["type"] == "ack"
+    state = await sync_to_async(the_state)(code)
+    assert state["blind"] and state["level"] == 1
+    await ana.close()
