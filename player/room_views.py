@@ -105,16 +105,26 @@ def room(request, code: str):
         "join_url": request.build_absolute_uri(reverse("player:room", args=[snap.room.code])),
         "socket_path": f"/ws/salle/{snap.room.code}/",
         "bots": len(snap.bots), "seats": len(snap.seats),
+        "others": [s for s in snap.seats if not s.bot and s.browser != request.browser],
         "engine": rooms.engine_for(snap.room.game),
     }, status=400 if error else 200)
 
 
 ACTIONS = {
-    "robot-plus": lambda code, browser: rooms.add_bot(code=code, browser=browser),
-    "robot-moins": lambda code, browser: rooms.remove_bot(code=code, browser=browser),
-    "lancer": lambda code, browser: rooms.start(code=code, browser=browser),
-    "quitter": lambda code, browser: rooms.leave(code=code, browser=browser),
+    "robot-plus": lambda code, browser, post: rooms.add_bot(code=code, browser=browser),
+    "robot-moins": lambda code, browser, post: rooms.remove_bot(code=code, browser=browser),
+    "lancer": lambda code, browser, post: rooms.start(code=code, browser=browser),
+    "quitter": lambda code, browser, post: rooms.leave(code=code, browser=browser),
+    "abandonner": lambda code, browser, post: rooms.abandon(code=code, browser=browser),
+    "retirer": lambda code, browser, post: rooms.remove_seat(
+        code=code, browser=browser, index=_index(post.get("place", ""))),
 }
+
+
+def _index(value: str) -> int:
+    if not (value.isascii() and value.isdigit() and len(value) < 4):
+        raise Refused("no_seat", _("Personne à retirer à cette place."))
+    return int(value)
 
 
 @require_POST
@@ -125,7 +135,7 @@ def action(request, code: str, name: str):
         raise Http404()
     snap = _room_or_404(code)
     try:
-        ACTIONS[name](snap.room.code, request.browser)
+        ACTIONS[name](snap.room.code, request.browser, request.POST)
     except Refused as refused:
         messages.error(request, refused.message)
     else:

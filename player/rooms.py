@@ -246,6 +246,36 @@ def remove_bot(*, code: str, browser: str) -> None:
         _touch(room)
 
 
+def remove_seat(*, code: str, browser: str, index: int) -> None:
+    """Take a person off their seat before the game starts (the host only, never their own
+    seat): a player who left for good, or sat by mistake."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        _host(room, browser)
+        _lobby(room)
+        seat = room.seats.filter(index=index, bot=False).exclude(browser=browser).first()
+        if seat is None:
+            raise Refused("no_seat", _("Personne à retirer à cette place."))
+        seat.delete()
+        _renumber(room)
+        _touch(room)
+
+
+def abandon(*, code: str, browser: str) -> None:
+    """Stop the room's game and go back to the lobby (the host only): a table stuck waiting
+    for a player who will not come back, or that wants to change its seats."""
+    with transaction.atomic():
+        room = find(code, lock=True)
+        _host(room, browser)
+        if room.play_id is None:
+            raise Refused("not_playing", _("Aucune partie en cours."))
+        old = room.play
+        room.play = None
+        room.save(update_fields=["play", "active_at"])
+        if old is not None:
+            old.delete()
+
+
 def start(*, code: str, browser: str, seed: int | None = None) -> Play:
     """Start the room's game with its seats (the host only); after a game, start another."""
     with transaction.atomic():

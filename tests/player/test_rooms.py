@@ -582,3 +582,27 @@ async def test_bots_agree_to_the_blind_mode_after_a_win(settings):
     state = await sync_to_async(the_state)(code)
     assert state["blind"] and state["level"] == 1
     await ana.close()
+
+
+@pytest.mark.django_db
+def test_a_host_stops_a_stuck_game_and_takes_a_player_who_left_off_their_seat():
+    from django.test import Client
+
+    code = open_room(humans=("ana", "bo", "cy"))
+    host, bo = browser_client(Client, "ana"), browser_client(Client, "bo")
+    # Only the host stops a game; the room goes back to the lobby with its seats.
+    bo.post(f"/salle/{code}/abandonner/")
+    assert Room.objects.get(code=code).play is not None
+    host.post(f"/salle/{code}/abandonner/")
+    room = Room.objects.get(code=code)
+    assert room.play is None and not Play.objects.filter(in_room=True).exists()
+    assert "Retirer Cy" in host.get(f"/salle/{code}/").content.decode()
+    # Only the host removes a person, never themself; the seats after move up.
+    bo.post(f"/salle/{code}/retirer/", {"place": "2"})
+    host.post(f"/salle/{code}/retirer/", {"place": "0"})
+    host.post(f"/salle/{code}/retirer/", {"place": "x"})
+    assert [s.name for s in room.seats.all()] == ["Ana", "Bo", "Cy"]
+    host.post(f"/salle/{code}/retirer/", {"place": "1"})
+    assert [(s.index, s.name) for s in room.seats.all()] == [(0, "Ana"), (1, "Cy")]
+    host.post(f"/salle/{code}/lancer/")
+    assert Room.objects.get(code=code).play.players == ["Ana", "Cy"]
