@@ -1,10 +1,12 @@
 """Benchmark: rooms under load, two server processes behind Redis, against an echo baseline.
 
-Run `make bench` or `python bench/rooms.py [SECONDS]` (default 20). Starts Debian's
+Run `make bench` or `python bench/rooms.py [SECONDS]` (default 20; BENCH_DATABASE_URL, see
+below, for PostgreSQL). Starts Debian's
 redis-server and two Daphne processes on loopback over one throwaway SQLite database (the
 demo library of millionnaire loaded), opens 20 rooms of The Mind with 4 players each and 5
 millionnaire party rooms with 4 players each, every player a WebSocket client of its own,
-half of each room on each process. The players play: The Mind's put their hands down and
+half of each room on each process; once everyone is in the lobbies, the rooms start one
+after another over two seconds. The players play: The Mind's put their hands down and
 play their lowest card after a short wait that grows with the gap to the pile (mistakes
 happen, a finished game is started again); the millionnaire contestants choose and confirm
 an answer at random, the master moves on.
@@ -39,9 +41,6 @@ MIND_ROOMS, PARTY_ROOMS, SEATS = 20, 5, 4
 # and their card; millionnaire's take a few seconds to choose, as people do.
 PACE = 0.25
 
-os.environ.update({"DEBUG": "false", "SECRET_KEY": "bench-only-secret-key-rooms",
-                   "ALLOWED_HOSTS": "127.0.0.1"})
-WORK = _throwaway.setup()
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -69,8 +68,16 @@ redis_port = free_port()
 redis = subprocess.Popen([redis_binary, "--port", str(redis_port), "--bind", "127.0.0.1",
                           "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
 wait_for(redis_port, redis)
-os.environ["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
-os.environ["REDIS_PREFIX"] = "plateau-bench"
+# Before Django reads its settings: this process tells the rooms through Redis too.
+os.environ.update({"DEBUG": "false", "SECRET_KEY": "bench-only-secret-key-rooms",
+                   "ALLOWED_HOSTS": "127.0.0.1", "REDIS_PREFIX": "plateau-bench",
+                   "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0"})
+# BENCH_DATABASE_URL=postgres://…/name: a PostgreSQL database, emptied and filled here,
+# as a deployment of several processes would use (e.g. the one `.ci/postgres` starts, with
+# another name). Without it, a SQLite file: its writers of two processes wait on each
+# other's lock with SQLite's own backoff (sleeps of up to 100 ms), which sets the tail.
+DATABASE = os.environ.get("BENCH_DATABASE_URL", "")
+WORK = _throwaway.setup(DATABASE)
 
 from asgiref.sync import async_to_sync  # noqa: E402
 from channels.layers import get_channel_layer  # noqa: E402
@@ -80,6 +87,8 @@ from django.http import HttpResponse  # noqa: E402
 from player import rooms  # noqa: E402
 from player.views import BROWSER_COOKIE, BROWSER_SALT  # noqa: E402
 
+if DATABASE:
+    call_command("flush", interactive=False, verbosity=0)
 call_command("migrate", verbosity=0)
 demo = WORK / "demo"
 demo.mkdir()
@@ -113,14 +122,13 @@ def open_rooms(game: str, count: int) -> list[tuple[str, list[str]]]:
         room = rooms.create_room(game=game, browser=browsers[0])
         for seat, browser in enumerate(browsers):
             rooms.join(code=room.code, name=f"Joueur {seat + 1}", browser=browser)
-        rooms.start(code=room.code, browser=browsers[0], seed=number)
         opened.append((room.code, browsers))
     return opened
 
 
 def restart(code: str, host: str) -> None:
     rooms.start(code=code, browser=host)
-    async_to_sync(get_channel_layer().group_send)(f"room.{code}", {"type": "room.changed"})
+    async_to_sync(get_channel_layer().group_send)(rooms.group_name(code), rooms.changed())
 
 
 class Stats:
@@ -184,6 +192,8 @@ async def player(url: str, code: str, browser: str, game: str, stats: Stats, end
                 if plan is not None:
                     plan.cancel()
                     plan = None
+                if frame["phase"] == "lobby":
+                    continue
                 if frame["phase"] == "over":
                     if browser == host:
                         await asyncio.to_thread(restart, code, host)
@@ -243,15 +253,25 @@ async def main() -> None:
     mind = await asyncio.to_thread(open_rooms, "the-mind", MIND_ROOMS)
     party = await asyncio.to_thread(open_rooms, "millionnaire", PARTY_ROOMS)
     room_stats = Stats()
-    start = time.perf_counter()
-    end = start + SECONDS
+    # Every player is in their room's lobby first; then the rooms start one after another
+    # over two seconds, as tables do, not all in the same instant.
+    end = time.perf_counter() + SECONDS + 4
     tasks = []
     for game, opened in (("the-mind", mind), ("millionnaire", party)):
         for code, browsers in opened:
             for seat, browser in enumerate(browsers):
                 tasks.append(player(urls[seat % 2], code, browser, game, room_stats, end,
                                     browsers[0]))
-    await asyncio.gather(*tasks)
+
+    async def start_rooms() -> float:
+        await asyncio.sleep(2)
+        begun = time.perf_counter()
+        for code, browsers in [*mind, *party]:
+            await asyncio.sleep(2 / (len(mind) + len(party)))
+            await asyncio.to_thread(restart, code, browsers[0])
+        return begun
+
+    *_played, start = await asyncio.gather(*tasks, start_rooms())
     elapsed = time.perf_counter() - start
     rate = room_stats.count / elapsed / len(tasks)  # intents a second per device
     echo_stats = Stats()
@@ -260,7 +280,8 @@ async def main() -> None:
                            for n in range(len(tasks))))
     echo_elapsed = time.perf_counter() - start
     print(f"rooms: {len(mind)} The Mind + {len(party)} millionnaire, {len(tasks)} WebSocket "
-          f"players on 2 Daphne processes behind Redis, {SECONDS:.0f} s each run")
+          f"players on 2 Daphne processes behind Redis, on "
+          f"{'PostgreSQL' if DATABASE else 'SQLite'}, {SECONDS:.0f} s each run")
     print(f"{'':28} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'msg/s':>8} {'errors':>7}")
     for label, values, stats, seconds in (
             ("room intent → answer", room_stats.answer, room_stats, elapsed),

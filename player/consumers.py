@@ -51,10 +51,19 @@ async def snapshot_for(code: str, stamp: str) -> rooms.Snapshot:
     current = _snapshots.get(code)
     if stamp and current is not None and current[0] == stamp:
         return await asyncio.shield(current[1])
-    future = asyncio.ensure_future(database_sync_to_async(rooms.snapshot)(code))
+    future = asyncio.ensure_future(db(rooms.snapshot)(code))
     if stamp:
         _snapshots[code] = (stamp, future)
     return await asyncio.shield(future)
+
+
+def db(function):
+    """Run a database call of the rooms off the event loop. In a pool of threads: a write
+    waiting for SQLite's lock (held by another process) does not hold up the pages of every
+    room of this process. PLATEAU_ROOM_DB_THREADS=False runs them all in one thread (the
+    tests': their transaction is that thread's)."""
+    return database_sync_to_async(function,
+                                  thread_sensitive=not settings.PLATEAU_ROOM_DB_THREADS)
 
 
 def device_of(scope) -> str | None:
@@ -107,7 +116,7 @@ async def _bots_after(code: str, version: int, wait: float) -> None:
     await asyncio.sleep(max(0.0, wait) * settings.PLATEAU_BOT_TEMPO / 100)
     if _timers.get(code, (None,))[0] == version:
         del _timers[code]
-    if await database_sync_to_async(rooms.bot_step)(code=code, version=version):
+    if await db(rooms.bot_step)(code=code, version=version):
         await get_channel_layer().group_send(group_name(code), changed())
 
 
@@ -121,7 +130,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.sent = ""
         self.joined = False
         try:
-            await database_sync_to_async(rooms.find)(self.code)
+            await db(rooms.find)(self.code)
         except rooms.RoomGone:
             await self.close(code=GONE)
             return
@@ -130,7 +139,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self.accept()
         back = False
         if self.browser:
-            back = await database_sync_to_async(rooms.seen)(
+            back = await db(rooms.seen)(
                 code=self.code, browser=self.browser, event="connect")
         if back:  # the others see this seat come back
             await self.channel_layer.group_send(group_name(self.code), changed())
@@ -141,7 +150,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if not self.joined:
             return
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
-        if self.browser and await database_sync_to_async(rooms.seen)(
+        if self.browser and await db(rooms.seen)(
                 code=self.code, browser=self.browser, event="disconnect"):
             await self.channel_layer.group_send(group_name(self.code), changed())
 
@@ -164,7 +173,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.reply({"type": "refused", "seq": None, "code": "bad_message"})
             return
         if message["type"] == "ping":
-            if self.browser and await database_sync_to_async(rooms.seen)(
+            if self.browser and await db(rooms.seen)(
                     code=self.code, browser=self.browser, event="ping"):
                 await self.channel_layer.group_send(group_name(self.code), changed())
             await self.reply({"type": "pong"})
@@ -172,7 +181,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         seq = message.pop("seq", None)
         action = {key: value for key, value in message.items() if key != "seat"}
         try:
-            result = await database_sync_to_async(rooms.intent)(
+            result = await db(rooms.intent)(
                 code=self.code, browser=self.browser or "", seq=seq, action=action)
         except rooms.RoomGone:
             await self.close(code=GONE)

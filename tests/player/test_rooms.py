@@ -18,6 +18,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db.models import F
 from django.http import HttpResponse
+from django.test import override_settings
 from django.utils import timezone
 
 from cms.asgi import application
@@ -144,7 +145,8 @@ def played(scenario):
 
     @functools.wraps(scenario)
     def test(*args, **kwargs):
-        async_to_sync(scenario)(*args, **kwargs)
+        with override_settings(PLATEAU_ROOM_DB_THREADS=False):
+            async_to_sync(scenario)(*args, **kwargs)
 
     return pytest.mark.django_db(test)
 
