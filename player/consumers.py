@@ -181,8 +181,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         seq = message.pop("seq", None)
         action = {key: value for key, value in message.items() if key != "seat"}
         try:
-            result = await db(rooms.intent)(
-                code=self.code, browser=self.browser or "", seq=seq, action=action)
+            result = await db(self._intent)(seq, action)
         except rooms.RoomGone:
             await self.close(code=GONE)
             return
@@ -192,10 +191,14 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.reply({"type": "ack", "seq": seq})
             await self.channel_layer.group_send(group_name(self.code), changed())
         else:
-            with translation.override(self.language):
-                text = str(result.message)
             await self.reply({"type": "refused", "seq": seq if isinstance(seq, int) else None,
-                              "code": result.code, "message": text})
+                              "code": result.code, "message": str(result.message)})
+
+    def _intent(self, seq, action: dict) -> rooms.Result:
+        # The refusal is said in the device's language: the engines translate as they refuse.
+        with translation.override(self.language):
+            return rooms.intent(code=self.code, browser=self.browser or "", seq=seq,
+                                action=action)
 
     async def room_changed(self, event):
         await self.push(event.get("stamp", ""))

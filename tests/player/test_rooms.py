@@ -46,12 +46,16 @@ def browser_client(client_class, browser: str):
 class Device:
     """A phone in a room: its WebSocket, and every frame it has received."""
 
-    def __init__(self, code: str, browser: str | None, origin: bytes | None = ORIGIN):
+    def __init__(self, code: str, browser: str | None, origin: bytes | None = ORIGIN,
+                 language: str = ""):
         headers = [(b"host", b"127.0.0.1:8000")]
         if origin is not None:
             headers.append((b"origin", origin))
-        if browser is not None:
-            headers.append((b"cookie", f"{BROWSER_COOKIE}={cookie(browser)}".encode()))
+        cookies = [f"{BROWSER_COOKIE}={cookie(browser)}"] if browser is not None else []
+        if language:  # what the language button of the pages sets
+            cookies.append(f"django_language={language}")
+        if cookies:
+            headers.append((b"cookie", "; ".join(cookies).encode()))
         self.socket = WebsocketCommunicator(application, f"/ws/salle/{code}/", headers)
         self.frames: list[dict] = []
         self.seq = 0
@@ -608,3 +612,14 @@ def test_a_host_stops_a_stuck_game_and_takes_a_player_who_left_off_their_seat():
     assert [(s.index, s.name) for s in room.seats.all()] == [(0, "Ana"), (1, "Cy")]
     host.post(f"/salle/{code}/lancer/")
     assert Room.objects.get(code=code).play.players == ["Ana", "Cy"]
+
+
+@played
+async def test_a_refusal_is_said_in_the_device_s_language():
+    code = await sync_to_async(open_room)()
+    device = Device(code, "ana", language="en")
+    assert (await device.connect())[0]
+    await device.state()
+    refused = await device.intent(type="ready")  # Bo's phone is not there yet
+    assert refused["message"] == "The game is waiting for: Bo (offline)."
+    await device.close()
