@@ -55,7 +55,7 @@ renders: $(INSTALLED)
 # .ci/postgres): the content app's, the player's, and printing's paths from the database (the command,
 # the admin's print pages). Printing's layouts and faces, read back from PDFs, do not
 # depend on the engine: they run once, on SQLite, in `make unit`.
-PG_TESTS = tests/cms tests/player/test_content.py tests/player/test_play_pages.py tests/printing/test_admin_print.py tests/printing/test_printpdf.py
+PG_TESTS = tests/cms tests/player/test_content.py tests/player/test_room_races.py tests/player/test_play_pages.py tests/printing/test_admin_print.py tests/printing/test_printpdf.py
 test-postgres: $(INSTALLED) system-deps
 	@test -n "$(DATABASE_URL)" || { echo "DATABASE_URL=postgres://… is required" >&2; exit 2; }
 	DATABASE_URL="$(DATABASE_URL)" $(BIN)/pytest -m "not browser" $(PG_TESTS)

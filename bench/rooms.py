@@ -74,8 +74,9 @@ os.environ.update({"DEBUG": "false", "SECRET_KEY": "bench-only-secret-key-rooms"
                    "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0"})
 # BENCH_DATABASE_URL=postgres://…/name: a PostgreSQL database, emptied and filled here,
 # as a deployment of several processes would use (e.g. the one `.ci/postgres` starts, with
-# another name). Without it, a SQLite file: its writers of two processes wait on each
-# other's lock with SQLite's own backoff (sleeps of up to 100 ms), which sets the tail.
+# another name). Without it, a SQLite file: the writers of the two processes wait for each
+# other's lock with SQLite's own backoff (sleeps of up to 100 ms), so the rooms hold it only
+# for a short write and each process writes from one thread.
 DATABASE = os.environ.get("BENCH_DATABASE_URL", "")
 WORK = _throwaway.setup(DATABASE)
 

@@ -89,6 +89,10 @@ def sqlite_database(path: Path) -> dict:
             # file. NORMAL is safe with WAL: a power cut may lose the last commits, not the file.
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
         },
+        # Tests get a file beside it, not Django's shared in-memory database: there, two
+        # connections writing at once fail ("table is locked") instead of waiting, so no
+        # test could race two writers as two server processes do.
+        "TEST": {"NAME": str(Path(path).with_name(f"test-{Path(path).stem}.sqlite3"))},
     }
 
 
@@ -267,7 +271,8 @@ CHANNEL_LAYERS = {"default": {
 PLATEAU_ROOM_IDLE_HOURS = envint("PLATEAU_ROOM_IDLE_HOURS", 12)
 if PLATEAU_ROOM_IDLE_HOURS < 1:
     raise ImproperlyConfigured("PLATEAU_ROOM_IDLE_HOURS must be at least 1.")
-# The rooms' database calls run in a pool of threads (False: in one thread, as tests need).
+# The rooms' database calls run in threads, reads apart from writes (False: all in one
+# thread, as tests need).
 PLATEAU_ROOM_DB_THREADS = envbool("PLATEAU_ROOM_DB_THREADS", True)
 # Bots' waits are multiplied by this percentage (100: the engines' own pace).
 PLATEAU_BOT_TEMPO = envint("PLATEAU_BOT_TEMPO", 100)

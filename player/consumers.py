@@ -18,11 +18,14 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest
 from django.utils import translation
 
@@ -51,19 +54,37 @@ async def snapshot_for(code: str, stamp: str) -> rooms.Snapshot:
     current = _snapshots.get(code)
     if stamp and current is not None and current[0] == stamp:
         return await asyncio.shield(current[1])
-    future = asyncio.ensure_future(db(rooms.snapshot)(code))
+    future = asyncio.ensure_future(db(rooms.snapshot, write=False)(code))
     if stamp:
         _snapshots[code] = (stamp, future)
     return await asyncio.shield(future)
 
 
-def db(function):
-    """Run a database call of the rooms off the event loop. In a pool of threads: a write
-    waiting for SQLite's lock (held by another process) does not hold up the pages of every
-    room of this process. PLATEAU_ROOM_DB_THREADS=False runs them all in one thread (the
-    tests': their transaction is that thread's)."""
-    return database_sync_to_async(function,
-                                  thread_sensitive=not settings.PLATEAU_ROOM_DB_THREADS)
+# Reads and writes of the rooms run off the event loop, in threads of their own: a read (a
+# page to send) never waits behind writes queued for the database's lock. SQLite has one
+# writer at a time, whatever the process: more threads of this one would only wait for each
+# other with its backoff (sleeps of up to 100 ms), so they write one after another.
+_reads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="room-reads")
+_writes: ThreadPoolExecutor | None = None
+
+
+def _writer() -> ThreadPoolExecutor:
+    global _writes
+    if _writes is None:
+        one_writer = connections[DEFAULT_DB_ALIAS].vendor == "sqlite"
+        _writes = ThreadPoolExecutor(max_workers=1 if one_writer else 4,
+                                     thread_name_prefix="room-writes")
+    return _writes
+
+
+def db(function, *, write: bool = True):
+    """Run a database call of the rooms off the event loop, among the writes or the reads.
+    PLATEAU_ROOM_DB_THREADS=False runs them all in the thread that runs the event loop's
+    synchronous code, with its connection as it is (the tests': inside their transaction)."""
+    if not settings.PLATEAU_ROOM_DB_THREADS:
+        return sync_to_async(function)
+    return database_sync_to_async(function, thread_sensitive=False,
+                                  executor=_writer() if write else _reads)
 
 
 def device_of(scope) -> str | None:
@@ -130,7 +151,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.sent = ""
         self.joined = False
         try:
-            await db(rooms.find)(self.code)
+            await db(rooms.find, write=False)(self.code)
         except rooms.RoomGone:
             await self.close(code=GONE)
             return

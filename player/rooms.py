@@ -130,8 +130,8 @@ def phase_of(room: Room, play: Play | None) -> str:
 
 def snapshot(code: str) -> Snapshot:
     """Return the room, its seats and its game, read together."""
-    room = find(code)
-    play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
+    room = _read(code)
+    play = room.play
     seats = list(room.seats.all())
     bots = [s.index for s in seats if s.bot]
     return Snapshot(room=room, seats=seats, play=play, phase=phase_of(room, play),
@@ -305,49 +305,77 @@ def start(*, code: str, browser: str, seed: int | None = None) -> Play:
         return play
 
 
+class _Moved(Exception):
+    """The room changed between an intent's read and its write: read it again."""
+
+
 def intent(*, code: str, browser: str, seq, action: dict) -> Result:
     """Apply one device's intent to the room's game, once, as its seat; say what became of it."""
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 < seq < MAX_SEQ:
         return Result(code="bad_seq", message=_("Ce message n’est pas valable."))
-    with transaction.atomic():
-        room = find(code, lock=True)
-        seat = (Seat.objects.select_for_update().filter(room=room, browser=browser)
-                .exclude(browser="").first())
-        if seat is None:
-            return Result(code="not_seated", message=_("Vous n’avez pas de place dans cette "
-                                                       "salle."))
-        if seq <= seat.last_seq:
-            return Result(duplicate=True, last_seq=seat.last_seq)
-        Seat.objects.filter(pk=seat.pk).update(last_seq=seq)
-        play = Play.objects.filter(pk=room.play_id).first() if room.play_id else None
-        if play is None:  # a finished game may go on (The Mind's blind mode): its engine says
-            return Result(code="not_playing", message=_("Aucune partie en cours."))
-        away = [s.name for s in room.seats.all() if not online(s)]
-        if away and engine_for(room.game).waits_for_everyone:
-            # The table waits for a player whose phone slept, as around a real one.
-            return Result(code="waiting", message=_(
-                "La partie attend : %(names)s (hors ligne).") % {"names": ", ".join(away)})
-        if action.get("type") == "timeout":  # a clock running out is the server's to say
-            return Result(code="bad_message", message=_("Ce message n’est pas valable."))
-        # The seat is the server's to say: whatever a device wrote there is replaced.
-        action = {**action, "seat": seat.index}
-        try:
-            _apply(play, action)
-        except Refused as refused:
-            return Result(code=refused.code, message=refused.message)
-        _touch(room)
-        return Result(changed=True)
-
-
-def _apply(play: Play, action: dict) -> None:
-    """Apply `action` to the game as it stands, whoever else wrote to it just before."""
     for _attempt in range(10):
         try:
-            services.act(play=play, version=play.version, action=action)
-            return
-        except services.Stale:
-            play.refresh_from_db()
-    raise Refused("busy", _("La salle est très sollicitée : réessayez."))
+            return _intent_once(code=code, browser=browser, seq=seq, action=action)
+        except (_Moved, services.Stale):
+            continue
+    return Result(code="busy", message=_("La salle est très sollicitée : réessayez."))
+
+
+def _intent_once(*, code: str, browser: str, seq: int, action: dict) -> Result:
+    """Read the room, work out what becomes of the intent, then write it in one short
+    transaction that finds the room as it was read, or raises _Moved or Stale (the intent is
+    read again). A database with one writer at a time (SQLite) is held for the write alone,
+    not for the reading and the engine's work."""
+    room = _read(code)
+    seats = list(room.seats.all())
+    seat = next((s for s in seats if browser and s.browser == browser), None)
+    if seat is None:
+        return Result(code="not_seated", message=_("Vous n’avez pas de place dans cette "
+                                                   "salle."))
+    if seq <= seat.last_seq:
+        return Result(duplicate=True, last_seq=seat.last_seq)
+    play = room.play
+
+    def claim() -> None:
+        """Take the seat's number, once (another tab of the seat may have just taken it)."""
+        if not Seat.objects.filter(pk=seat.pk, last_seq__lt=seq).update(last_seq=seq):
+            raise _Moved()
+        _touch(room)
+
+    away = [s.name for s in seats if not online(s)]
+    if play is None:  # a finished game may go on (The Mind's blind mode): its engine says
+        refusal = Result(code="not_playing", message=_("Aucune partie en cours."))
+    elif away and engine_for(room.game).waits_for_everyone:
+        # The table waits for a player whose phone slept, as around a real one.
+        refusal = Result(code="waiting", message=_(
+            "La partie attend : %(names)s (hors ligne).") % {"names": ", ".join(away)})
+    elif action.get("type") == "timeout":  # a clock running out is the server's to say
+        refusal = Result(code="bad_message", message=_("Ce message n’est pas valable."))
+    else:
+        # The seat is the server's to say: whatever a device wrote there is replaced.
+        try:
+            services.act(play=play, version=play.version,
+                         action={**action, "seat": seat.index}, also=claim)
+            return Result(changed=True)
+        except Refused as refused:
+            refusal = Result(code=refused.code, message=refused.message)
+    # A refused intent takes its number too, if the game is still the one it was refused by.
+    with transaction.atomic():
+        same = Room.objects.filter(pk=room.pk, play=room.play_id)
+        if play is not None:
+            same = same.filter(play__version=play.version)
+        if not same.exists():
+            raise _Moved()
+        claim()
+    return refusal
+
+
+def _read(code: str) -> Room:
+    """Return the room of `code` with its game, in one query."""
+    try:
+        return Room.objects.select_related("play").get(code=normal_code(code))
+    except Room.DoesNotExist:
+        raise RoomGone(code) from None
 
 
 def next_bot_action(snap: Snapshot) -> tuple[float, dict] | None:

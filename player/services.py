@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -115,8 +116,14 @@ def catch_up(play: Play, *, now: float | None = None) -> Play:
     return play
 
 
-def act(*, play: Play, version, action: dict, now: float | None = None) -> Outcome:
-    """Apply one action to the game at `version`; refuse it if the game has moved on since."""
+def act(*, play: Play, version, action: dict, now: float | None = None,
+        also: Callable[[], None] | None = None) -> Outcome:
+    """Apply one action to the game at `version`; refuse it if the game has moved on since.
+
+    The engine works out the new state before the write, so the write's transaction is
+    short: a database with one writer at a time (SQLite) is held only for it. `also` runs
+    in that transaction, first: another write that stands or falls with this one (an
+    exception from it cancels both)."""
     engine = engine_of(play)
     if str(version) != str(play.version):
         raise Stale()
@@ -129,6 +136,8 @@ def act(*, play: Play, version, action: dict, now: float | None = None) -> Outco
     state, events = engine.apply(play.state, action)
     finished = engine.finished(state)
     with transaction.atomic():
+        if also is not None:
+            also()
         moved = Play.objects.filter(pk=play.pk, version=play.version).update(
             state=state, version=play.version + 1, finished=finished)
         if not moved:
