@@ -153,6 +153,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         try:
             await db(rooms.find, write=False)(self.code)
         except rooms.RoomGone:
+            # Accepted, then closed: turned down at the handshake, a page would only hear
+            # "connection lost" (1006) and try again for ever, never that the room is gone.
+            await self.accept()
             await self.close(code=GONE)
             return
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
@@ -188,7 +191,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than Python goes
             message = None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             await self.reply({"type": "refused", "seq": None, "code": "bad_message"})

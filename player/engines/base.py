@@ -162,7 +162,8 @@ def int_field(action: dict, key: str, *, low: int, high: int) -> int:
         raise Refused("bad_value")
     if isinstance(value, str):
         value = value.strip()
-        if not (value.isascii() and value.lstrip("-").isdigit()):
+        digits = value[1:] if value.startswith("-") else value  # one sign at most: not "--5"
+        if not (digits.isascii() and digits.isdigit()):
             raise Refused("bad_value")
         value = int(value)
     if not isinstance(value, int) or not low <= value <= high:

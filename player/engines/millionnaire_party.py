@@ -20,6 +20,7 @@ master's phone), not another contestant's choice.
 
 from __future__ import annotations
 
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -321,6 +322,7 @@ class MillionnairePartyEngine:
             best = max(state["totals"])
             view["winners"] = [name for name, total in zip(state["players"], state["totals"],
                                                            strict=True) if total == best]
+            view["winners_text"] = get_text_list(view["winners"], _("et"))  # « Paul et Léa »
         if seat is TABLE:
             return view
         poll = next((p for p in state["polls"] if seat in p["voters"]

@@ -145,6 +145,10 @@ def test_rounds_rotate_the_master_and_the_totals_decide():
     # Round 1 (Ana master): Bo 500; round 2 (Bo master): Ana 500; round 3 (Cy): Ana 500.
     assert state["totals"] == [1000, 500, 0]
     assert ENGINE.view(state, TABLE)["winners"] == ["Ana"]
+    # A tie at the top names every player in it, as a sentence does.
+    tied = {**state, "totals": [500, 500, 500]}
+    assert ENGINE.view(tied, TABLE)["winners_text"] == "Ana, Bo et Cy"
+    assert ENGINE.view({**state, "totals": [500, 0, 500]}, 1)["winners_text"] == "Ana et Cy"
     # Every round asked its own questions.
     ids = [q["id"] for r in state["rounds"] for q in r]
     assert len(ids) == len(set(ids)) == 45

@@ -247,15 +247,20 @@ def test_idle_rooms_are_cleaned_up_with_their_games_and_nothing_else():
 # --- the WebSocket ----------------------------------------------------------------------------
 
 @played
-async def test_a_socket_from_another_site_or_without_origin_is_refused():
+async def test_a_socket_from_another_site_is_refused_and_one_of_a_room_gone_is_told_so():
     code = await sync_to_async(open_room)()
     for origin in (b"http://evil.example", None):
         device = Device(code, "ana", origin=origin)
         connected, _ = await device.connect()
         assert not connected
+    # A room that is gone (never opened, or cleaned up while a page was open): the page is
+    # told so with the close code it shows « Cette salle n’existe plus » for, not turned
+    # down at the handshake, which a browser only hears as a lost connection to retry.
     device = Device("QQQQ", "ana")
     connected, _ = await device.connect()
-    assert not connected
+    assert connected
+    closed = await device.socket.receive_output()
+    assert closed == {"type": "websocket.close", "code": consumers.GONE}
 
 
 @played
@@ -311,13 +316,18 @@ async def test_intents_are_checked_applied_once_and_everyone_sees_the_pile():
     # Hostile messages: refused, nothing changes.
     for message in ({"seq": "x", "type": "ready"}, {"seq": -1, "type": "ready"},
                     {"seq": 2**60, "type": "ready"}, {"seq": 99, "type": "play", "card": "abc"},
-                    {"seq": 100, "type": "teleport"}, {"seq": 101, "type": "timeout"}):
+                    {"seq": 100, "type": "teleport"}, {"seq": 101, "type": "timeout"},
+                    {"seq": 102, "type": "play", "card": "--5"},
+                    {"seq": 103, "type": "play", "card": "-" + str(hands[1][0])}):
         await other.socket.send_json_to(message)
         frame = await other.until(lambda f: f["type"] in ("refused", "duplicate"))
         assert frame["type"] == "refused"
-    await other.socket.send_to(text_data="not json")
-    assert (await other.until(lambda f: f["type"] == "refused"))["code"] == "bad_message"
+    # Not JSON, or JSON nested deeper than the parser goes: refused, the connection kept.
+    for text in ("not json", "[" * 1000 + "]" * 1000):
+        await other.socket.send_to(text_data=text)
+        assert (await other.until(lambda f: f["type"] == "refused"))["code"] == "bad_message"
     assert await sync_to_async(the_state)(code) == state
+    assert (await other.intent(seq=104, type="shuriken"))["type"] == "ack"  # still connected
     for device in (ana, bo):
         await device.close()
 
