@@ -271,8 +271,8 @@ CHANNEL_LAYERS = {"default": {
 PLATEAU_ROOM_IDLE_HOURS = envint("PLATEAU_ROOM_IDLE_HOURS", 12)
 if PLATEAU_ROOM_IDLE_HOURS < 1:
     raise ImproperlyConfigured("PLATEAU_ROOM_IDLE_HOURS must be at least 1.")
-# The rooms' database calls run in threads, reads apart from writes (False: all in one
-# thread, as tests need).
+# The rooms' database calls run in threads, reads apart from writes (False: in the
+# caller's thread, inside its transaction, as tests need).
 PLATEAU_ROOM_DB_THREADS = envbool("PLATEAU_ROOM_DB_THREADS", True)
 # Bots' waits are multiplied by this percentage (100: the engines' own pace).
 PLATEAU_BOT_TEMPO = envint("PLATEAU_BOT_TEMPO", 100)
