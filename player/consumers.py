@@ -65,16 +65,9 @@ async def snapshot_for(code: str, stamp: str) -> rooms.Snapshot:
 # writer at a time, whatever the process: more threads of this one would only wait for each
 # other with its backoff (sleeps of up to 100 ms), so they write one after another.
 _reads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="room-reads")
-_writes: ThreadPoolExecutor | None = None
-
-
-def _writer() -> ThreadPoolExecutor:
-    global _writes
-    if _writes is None:
-        one_writer = connections[DEFAULT_DB_ALIAS].vendor == "sqlite"
-        _writes = ThreadPoolExecutor(max_workers=1 if one_writer else 4,
-                                     thread_name_prefix="room-writes")
-    return _writes
+_writes = ThreadPoolExecutor(
+    max_workers=1 if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else 4,
+    thread_name_prefix="room-writes")
 
 
 def db(function, *, write: bool = True):
@@ -84,7 +77,7 @@ def db(function, *, write: bool = True):
     if not settings.PLATEAU_ROOM_DB_THREADS:
         return sync_to_async(function)
     return database_sync_to_async(function, thread_sensitive=False,
-                                  executor=_writer() if write else _reads)
+                                  executor=_writes if write else _reads)
 
 
 def device_of(scope) -> str | None:

@@ -82,8 +82,9 @@ def normal_code(code: str) -> str:
 
 
 def find(code: str, *, lock: bool = False) -> Room:
-    """Return the room of `code`; locked, inside a transaction, for a write to its seats."""
-    rooms = Room.objects.select_for_update() if lock else Room.objects
+    """Return the room of `code`: locked, inside a transaction, for a write to its seats;
+    else with its game, read in the same query."""
+    rooms = Room.objects.select_for_update() if lock else Room.objects.select_related("play")
     try:
         return rooms.get(code=normal_code(code))
     except Room.DoesNotExist:
@@ -130,7 +131,7 @@ def phase_of(room: Room, play: Play | None) -> str:
 
 def snapshot(code: str) -> Snapshot:
     """Return the room, its seats and its game, read together."""
-    room = _read(code)
+    room = find(code)
     play = room.play
     seats = list(room.seats.all())
     bots = [s.index for s in seats if s.bot]
@@ -326,7 +327,7 @@ def _intent_once(*, code: str, browser: str, seq: int, action: dict) -> Result:
     transaction that finds the room as it was read, or raises _Moved or Stale (the intent is
     read again). A database with one writer at a time (SQLite) is held for the write alone,
     not for the reading and the engine's work."""
-    room = _read(code)
+    room = find(code)
     seats = list(room.seats.all())
     seat = next((s for s in seats if browser and s.browser == browser), None)
     if seat is None:
@@ -368,14 +369,6 @@ def _intent_once(*, code: str, browser: str, seq: int, action: dict) -> Result:
             raise _Moved()
         claim()
     return refusal
-
-
-def _read(code: str) -> Room:
-    """Return the room of `code` with its game, in one query."""
-    try:
-        return Room.objects.select_related("play").get(code=normal_code(code))
-    except Room.DoesNotExist:
-        raise RoomGone(code) from None
 
 
 def next_bot_action(snap: Snapshot) -> tuple[float, dict] | None:
