@@ -20,10 +20,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from . import selection, services, snapshots
+from . import search, selection, services, snapshots
 from .admin_history import SEEN_SALT, HistoryMixin
 from .admin_import import PlateauImportExportMixin
 from .admin_site import forget_reports, reports_for
+from .admin_themes import THEME_HELP, theme_widget
 from .games import GAMES, KINDS, content_games, game_of
 from .games.spec import ORDER_BY_SLOT_FORMAT, ORDER_STRICTLY_INCREASING
 from .models import Card, CardQuestion, Correction, CorrectionState, Proposition, Question, Status
@@ -359,6 +360,15 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
                                  _("Une correction attend la relecture ; la version publiée "
                                    "reste en jeu."), _("correction en attente"))
         return badge
+
+    # Searched through cms.search: every word of the term, accents, case and apostrophes
+    # aside, in what `search_text` holds (search_fields only shows the search box).
+    search_fields = ["search_text"]
+    search_live_columns: tuple[str, ...] = ()
+
+    def get_search_results(self, request, queryset, search_term):
+        return search.matching(queryset, search_term,
+                               live_columns=self.search_live_columns), False
 
     def get_queryset(self, request):
         pending = Correction.objects.filter(
@@ -806,7 +816,7 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
     list_display_links = ["short_text"]
     list_filter = [GameFilter, "kind", "difficulty", CalibrationFilter, "status",
                    CorrectionFilter, ProblemsFilter, "step", "theme"]
-    search_fields = ["text", "theme", "answer", "ref", "propositions__text"]
+    search_live_columns = ("text",)
     inlines = [PropositionInline]
     readonly_fields = ["status_badge", "image_preview", "success_rate", "answer_total",
                        "calibration", "created_by", "created_at", "updated_by", "updated_at"]
@@ -910,6 +920,11 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
             "En accord avec le jeu : difficulté observée %(observed)s, notée %(rated)s."
         ) % {"observed": calibration.observed, "rated": calibration.rated})
 
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "theme":
+            kwargs.update(widget=theme_widget(request), help_text=THEME_HELP)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
     def get_search_results(self, request, queryset, search_term):
         queryset, may_have_duplicates = super().get_search_results(request, queryset,
                                                                    search_term)
@@ -1009,7 +1024,7 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
     list_display_links = ["label"]
     list_filter = [GameFilter, "kind", "status", CorrectionFilter, ProblemsFilter, "colour",
                    "questions__difficulty", "questions__theme"]
-    search_fields = ["title", "ref", "questions__text"]
+    search_live_columns = ("title",)
     inlines = [CardQuestionInline]
     autocomplete_fields = ["pair"]
     readonly_fields = ["status_badge", "created_by", "created_at", "updated_by", "updated_at"]

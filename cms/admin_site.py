@@ -95,6 +95,8 @@ class PlateauAdminSite(admin.AdminSite):
                     entries.append(self._entry(models["Question"], game, _("Questions")))
                 if game.card_kinds and "Card" in models:
                     entries.append(self._entry(models["Card"], game, _("Cartes et fiches")))
+                if "Theme" in models:
+                    entries.append(self._entry(models["Theme"], game, _("Thèmes")))
                 if models:
                     entries.append(self._page(
                         "problems", _("Problèmes"),

@@ -118,7 +118,8 @@ class Content(models.Model):
         return cache
 
 
-@reversion.register(follow=["propositions"])
+# The search text is derived from the rest (cms.search): history keeps what editors wrote.
+@reversion.register(follow=["propositions"], exclude=["search_text"])
 class Question(Content):
     kind = models.CharField(
         _("type"), max_length=40, choices=question_kinds, db_index=True
@@ -151,6 +152,7 @@ class Question(Content):
     )
     anecdote = models.TextField(_("anecdote"), blank=True)
     source = models.CharField(_("source"), max_length=300, blank=True)
+    search_text = models.TextField(_("texte de recherche"), blank=True, editable=False)
 
     class Meta:
         verbose_name = _("question")
@@ -213,7 +215,7 @@ class Proposition(models.Model):
         return self.text
 
 
-@reversion.register(follow=["slots"])
+@reversion.register(follow=["slots"], exclude=["search_text"])
 class Card(Content):
     kind = models.CharField(
         _("type"), max_length=40, choices=card_kinds, db_index=True
@@ -230,6 +232,7 @@ class Card(Content):
         help_text=_("Cartes par paires : l’autre carte de la paire."),
     )
     questions = models.ManyToManyField(Question, through="CardQuestion", related_name="cards")
+    search_text = models.TextField(_("texte de recherche"), blank=True, editable=False)
 
     class Meta:
         verbose_name = _("carte")
@@ -288,6 +291,40 @@ class CardQuestion(models.Model):
 
     def __str__(self):
         return _("n°%(n)s") % {"n": self.position}
+
+
+def game_choices() -> list:
+    return [(game.slug, game.name) for game in GAMES.values() if game.kinds]
+
+
+class Theme(models.Model):
+    """A theme questions of a game share: one per game and name, whatever the accents or case.
+
+    A question holds its theme's name (`Question.theme`): cms.services creates the theme a
+    write names, spells it as the theme already known, and renames or merges themes with
+    every question that holds them.
+    """
+
+    game = models.CharField(_("jeu"), max_length=40, choices=game_choices, db_index=True)
+    name = models.CharField(_("nom"), max_length=120)
+    # The name folded (cms.search.fold): « Géographie » and « geographie » are one theme.
+    key = models.CharField(_("clé"), max_length=120, editable=False)
+
+    class Meta:
+        verbose_name = _("thème")
+        verbose_name_plural = _("thèmes")
+        ordering = ["game", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "key"], name="theme_once_per_game",
+                violation_error_code="theme_exists",
+                violation_error_message=_("Ce jeu a déjà ce thème (aux accents et "
+                                          "majuscules près)."),
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
 
 
 class CorrectionState(models.TextChoices):

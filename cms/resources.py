@@ -30,6 +30,7 @@ from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .images import CleanImage, store_clean_image
 from .models import Card, CardQuestion, Proposition, Question, Status
 from .rules import validate_game
+from .typography import typeset
 from .validation import new_errors
 from .validators import MAX_DIGITS, WHOLE_NUMBER, echoed, plain_line_ends, whole_number
 
@@ -281,6 +282,7 @@ class ImportRun:
     saved: list[RowState] = dataclasses.field(default_factory=list)
     corrections: list[RowState] = dataclasses.field(default_factory=list)
     written_images: list[str] = dataclasses.field(default_factory=list)
+    theme_spellings: dict = dataclasses.field(default_factory=dict)  # see services
     # Every error of the run, by row then by column: the rows' own and those found after.
     errors: dict[int, dict[str, list[ValidationError]]] = dataclasses.field(
         default_factory=dict)
@@ -571,9 +573,14 @@ class ContentResource(resources.ModelResource):
             super().import_instance(instance, row, **kwargs)
         except ValidationError as error:
             errors.update(error.error_dict)
+        self.typeset(instance)
         errors.update(self.import_extra(instance, run.current))
         if errors:
             raise ValidationError(errors)
+
+    def typeset(self, instance) -> None:
+        """Set the row's text as cms.services stores it: a row that differs from the stored
+        object only by its typography (or a theme's accents) is unchanged."""
 
     def changed_since_preview(self, ref: str) -> ValidationError | None:
         """Refuse a row whose object changed (or appeared) after the preview was shown."""
@@ -831,10 +838,16 @@ class QuestionResource(ContentResource):
         if any(steps):
             dataset.append_col(steps, header="palier")
 
+    def typeset(self, instance) -> None:
+        services.typeset_question(instance, spellings=self.run.theme_spellings)
+
     def import_extra(self, instance, state: RowState) -> dict:
         if not any(c in state.values for c in (*PROPOSITION_COLUMNS, "bonnes", "cachees")):
             return {}  # the file leaves the propositions as they are
         columns = state.columns
+        for column in PROPOSITION_COLUMNS:
+            if isinstance(columns.get(column), str):
+                columns[column] = typeset(columns[column])
         texts = [str(columns.get(c) or "") for c in PROPOSITION_COLUMNS]
         while texts and not texts[-1]:
             texts.pop()
@@ -1008,6 +1021,9 @@ class CardResource(ContentResource):
     @staticmethod
     def split_refs(value) -> list[str]:
         return str(value or "").replace(",", " ").replace(";", " ").split()
+
+    def typeset(self, instance) -> None:
+        services.typeset_card(instance)
 
     def import_extra(self, instance, state: RowState) -> dict:
         run = self.run

@@ -29,7 +29,8 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 from reversion.models import Version
 
-from . import snapshots
+from . import search, snapshots
+from .games import GAMES, KINDS
 from .images import CleanImage, clean_image, read_upload, store_clean_image
 from .models import (
     STATUS_RANK,
@@ -40,8 +41,10 @@ from .models import (
     Proposition,
     Question,
     Status,
+    Theme,
 )
 from .rules import validate_game
+from .typography import typeset
 from .validation import Problem, check_card, check_question, new_errors
 
 # The permission a status change needs, by target status.
@@ -311,7 +314,7 @@ def _normalise(model, data: dict) -> dict:
         pair = data.get("pair")
         data["pair"] = getattr(pair, "pk", pair)
         data["slots"] = [getattr(q, "pk", q) for q in data.get("slots", [])]
-    return data
+    return typeset_data(model, data)
 
 
 def _check_slots(card: Card, slots: list[int], *, movable: Iterable[int] = ()) -> None:
@@ -350,14 +353,18 @@ def _write_live(obj, data: dict, user) -> None:
     obj.updated_by = user if getattr(user, "pk", None) else None
     if model is Card:
         obj.pair_id = former_pair  # twins change together, below
+    else:
+        _ensure_themes([obj])
     obj.full_clean()
     obj.save()
     if model is Question:
         _write_propositions(obj, snapshots.propositions_of(data))
+        refresh_search(questions=[obj.pk])
     else:
         slots = data.get("slots", [])
         _check_slots(obj, slots)
         _write_slots(obj, slots)
+        refresh_search(cards=[obj.pk])
         if "pair" in data and data["pair"] != former_pair:
             partner = Card.objects.filter(pk=data["pair"]).first() if data["pair"] else None
             if data["pair"] and partner is None:
@@ -548,6 +555,7 @@ def _propose(obj, data, user) -> Correction:
     correction.full_clean()
     correction.save()
     obj.__dict__["_pending_correction"] = correction
+    _refresh_search_of(obj)
     return correction
 
 
@@ -559,6 +567,7 @@ def _close(correction: Correction, user, state: str, reason: str = "") -> None:
     correction.save()
     target = correction.target
     target.__dict__.pop("_pending_correction", None)
+    _refresh_search_of(target)
 
 
 def _settle(obj, user) -> list[str]:
@@ -825,6 +834,7 @@ def content_delete(*, obj, user) -> None:
                 # The card lost a question: a page open on it is now out of date.
                 Card.objects.filter(pk=card.pk).update(version=F("version") + 1)
                 card.refresh_from_db()
+                refresh_search(cards=[card.pk])
                 with reversion.create_revision():
                     _settle(card, user)  # in review with a hole in it: back to draft
                     _keep(card, user, site_text(
@@ -896,6 +906,155 @@ def content_recover(*, version: Version, user, data: dict | None = None) -> Save
     return saved
 
 
+# --- text: French typography, themes and search, on every write --------------------------
+
+# The text fields stored with French typography (cms.typography.typeset): what print and the
+# player show, the admin and the exports show too. Refs and sources (addresses) stay typed.
+TYPESET_FIELDS = {Question: ("text", "answer", "variants", "anecdote", "theme"),
+                  Card: ("title",)}
+
+
+def typeset_data(model, data: dict) -> dict:
+    """Return a snapshot with its text set in French and its theme spelt as the game's."""
+    data = dict(data)
+    for name in TYPESET_FIELDS[model]:
+        if isinstance(data.get(name), str):
+            data[name] = typeset(data[name])
+    if model is Question:
+        data["propositions"] = [{**row, "text": typeset(row.get("text") or "")}
+                                for row in data.get("propositions", [])]
+        if data.get("theme") and data.get("kind") in KINDS:
+            data["theme"] = theme_spelling(KINDS[data["kind"]][0].slug, data["theme"])
+    return data
+
+
+def typeset_question(question: Question, propositions: Sequence[Proposition] | None = None,
+                     *, spellings: dict | None = None) -> Question:
+    """Set a question's text (and its propositions') in French, its theme as the game's;
+    nothing is saved. An importer calls it too, so that a row that differs only by its
+    typography reads as unchanged (`spellings` keeps the themes it looked up)."""
+    for name in TYPESET_FIELDS[Question]:
+        setattr(question, name, typeset(getattr(question, name) or ""))
+    for proposition in propositions or ():
+        proposition.text = typeset(proposition.text or "")
+    if question.theme and question.kind in KINDS:
+        game = question.game.slug
+        if spellings is None:
+            question.theme = theme_spelling(game, question.theme)
+        else:
+            found = (game, theme_key(question.theme))
+            if found not in spellings:
+                spellings[found] = theme_spelling(game, question.theme)
+            question.theme = spellings[found]
+    return question
+
+
+def typeset_card(card: Card) -> Card:
+    """Set a card's title in French; nothing is saved."""
+    for name in TYPESET_FIELDS[Card]:
+        setattr(card, name, typeset(getattr(card, name) or ""))
+    return card
+
+
+def theme_key(name: str) -> str:
+    """Return what tells themes apart: their name without case, accents or punctuation."""
+    return search.fold(name) or " ".join(name.casefold().split())
+
+
+def theme_spelling(game: str, name: str) -> str:
+    """Return a theme's name as the game already spells it (« geographie » → « Géographie »),
+    or as given (typeset) when the game has no such theme yet."""
+    name = typeset(name)
+    known = Theme.objects.filter(game=game, key=theme_key(name)).values_list("name", flat=True)
+    return next(iter(known), name)
+
+
+def _ensure_themes(questions: Sequence[Question]) -> None:
+    """Create the themes these questions name that their game does not have yet, and spell
+    each question's theme as its game's (in memory: the caller saves)."""
+    wanted: dict[tuple[str, str], str] = {}
+    for question in questions:
+        if question.theme and question.kind in KINDS:
+            wanted.setdefault((question.game.slug, theme_key(question.theme)), question.theme)
+    names = {}
+    for game in {game for game, _key in wanted}:
+        keys = [key for slug, key in wanted if slug == game]
+        for chunk in _chunks(keys):
+            known = dict(Theme.objects.filter(game=game, key__in=chunk)
+                         .values_list("key", "name"))
+            Theme.objects.bulk_create(
+                [Theme(game=game, key=key, name=wanted[game, key]) for key in chunk
+                 if key not in known], ignore_conflicts=True)
+            names.update({(game, key): known.get(key, wanted[game, key]) for key in chunk})
+    for question in questions:
+        if question.theme and question.kind in KINDS:
+            question.theme = names[question.game.slug, theme_key(question.theme)]
+
+
+def _chunks(pks: Iterable, size: int = 900):
+    pks = sorted({pk for pk in pks if pk is not None})
+    for start in range(0, len(pks), size):
+        yield pks[start:start + size]
+
+
+def _pending_data(owner: str, pks: list[int]) -> dict[int, dict]:
+    return dict(Correction.objects.filter(**{f"{owner}__in": pks}, state=CorrectionState.PENDING)
+                .values_list(owner, "data"))
+
+
+def _search_texts_before_write(questions: Sequence[tuple[Question, list | None]]) -> None:
+    """Set the search text of questions about to be written in bulk (an import)."""
+    kept = [q.pk for q, propositions in questions if propositions is None and q.pk]
+    stored: dict[int, list[str]] = {}
+    pending: dict[int, dict] = {}
+    for chunk in _chunks([q.pk for q, _p in questions if q.pk]):
+        pending.update(_pending_data("question", chunk))
+    for chunk in _chunks(kept):
+        for pk, text in (Proposition.objects.filter(question__in=chunk)
+                         .order_by("position", "id").values_list("question", "text")):
+            stored.setdefault(pk, []).append(text)
+    for question, propositions in questions:
+        texts = ([p.text for p in propositions] if propositions is not None
+                 else stored.get(question.pk, []))
+        question.search_text = search.question_search_text(question, texts,
+                                                           pending.get(question.pk))
+
+
+def refresh_search(*, questions: Iterable[int] = (), cards: Iterable[int] = ()) -> None:
+    """Write again the search text of these questions, of the cards that hold them, and of
+    these cards, from what they hold now."""
+    questions, cards = list(questions), set(cards)
+    for chunk in _chunks(questions):
+        pending = _pending_data("question", chunk)
+        rows = list(Question.objects.filter(pk__in=chunk).prefetch_related("propositions"))
+        for question in rows:
+            texts = [p.text for p in sorted(question.propositions.all(),
+                                            key=lambda p: (p.position, p.pk))]
+            question.search_text = search.question_search_text(question, texts,
+                                                               pending.get(question.pk))
+        Question.objects.bulk_update(rows, ["search_text"])
+        cards.update(CardQuestion.objects.filter(question__in=chunk)
+                     .values_list("card", flat=True))
+    for chunk in _chunks(cards):
+        pending = _pending_data("card", chunk)
+        wanted = {pk for data in pending.values() for pk in data.get("slots") or []}
+        texts = dict(Question.objects.filter(pk__in=wanted).values_list("pk", "text"))
+        rows = list(Card.objects.filter(pk__in=chunk).prefetch_related("slots__question"))
+        for card in rows:
+            waiting = pending.get(card.pk)
+            card.search_text = search.card_search_text(
+                card, [slot.question.text for slot in card.ordered_slots()], waiting,
+                [texts.get(pk, "") for pk in (waiting or {}).get("slots") or []])
+        Card.objects.bulk_update(rows, ["search_text"])
+
+
+def _refresh_search_of(obj) -> None:
+    if isinstance(obj, Question):
+        refresh_search(questions=[obj.pk])
+    else:
+        refresh_search(cards=[obj.pk])
+
+
 # --- bulk writes for the importers --------------------------------------------------------
 
 
@@ -933,18 +1092,24 @@ def questions_write_many(
     None to leave its propositions as they are; the caller full_clean()ed each question.
     """
     now = timezone.now()
-    for question, _propositions in [*created, *updated]:
+    spellings: dict = {}
+    for question, propositions in [*created, *updated]:
+        typeset_question(question, propositions, spellings=spellings)
         if question.status == Status.PUBLISHED and question.first_published_at is None:
             question.first_published_at = now
+    _ensure_themes([q for q, _p in [*created, *updated]])
     for question, _propositions in updated:
         question.version += 1
+    _search_texts_before_write([*created, *updated])
     Question.objects.bulk_create([q for q, _p in created], batch_size=batch_size)
     Question.objects.bulk_update(
         [q for q, _p in updated],
-        [*fields, "version", "first_published_at", "updated_at", "updated_by"],
+        [*fields, "version", "first_published_at", "updated_at", "updated_by", "search_text"],
         batch_size=batch_size)
     _propositions_many(created, replace=False)
     _propositions_many(updated, replace=True)
+    cards = CardQuestion.objects.filter(question__in=[q.pk for q, _p in updated])
+    refresh_search(cards=cards.values_list("card", flat=True))
 
 
 def _propositions_many(written, *, replace: bool) -> None:
@@ -968,7 +1133,9 @@ def card_write(*, card: Card, user) -> None:
         card.version += 1
     if card.status == Status.PUBLISHED and card.first_published_at is None:
         card.first_published_at = timezone.now()
+    typeset_card(card)
     card.save()
+    refresh_search(cards=[card.pk])
 
 
 def card_compose(*, card: Card, questions: Sequence[Question | int], user=None,
@@ -982,8 +1149,11 @@ def card_compose(*, card: Card, questions: Sequence[Question | int], user=None,
     with transaction.atomic(), reversion.create_revision():
         _check_slots(card, pks, movable=movable)
         if [s.question_id for s in card.ordered_slots()] != pks:
+            moved_from = set(CardQuestion.objects.filter(question__in=pks).exclude(card=card)
+                             .values_list("card", flat=True))
             CardQuestion.objects.filter(question__in=pks).exclude(card=card).delete()
             _write_slots(card, pks)
+            refresh_search(cards=[card.pk, *moved_from])
         if user is not None:
             _keep(card, user, "")
     return card
@@ -1023,3 +1193,95 @@ def import_correction_error(*, user, obj) -> ValidationError | None:
           "la publie ou l’abandonne avant de le corriger par fichier."),
         code="correction_pending", params={"ref": obj.ref, "who": who})
 
+
+
+# --- themes -------------------------------------------------------------------------------
+
+
+def theme_questions(theme: Theme) -> list[Question]:
+    """Return the questions of the theme's game that hold it, however they spell it."""
+    rows = Question.objects.for_game(theme.game).exclude(theme="").only("pk", "theme")
+    return [q for q in rows if theme_key(q.theme) == theme.key]
+
+
+def theme_rename(*, theme: Theme, name: str, user) -> Theme:
+    """Rename a theme, and every question (and pending correction) of its game that holds it.
+
+    Each question changed gets a version in history. A name another theme of the game
+    already has is refused: merge the two instead.
+    """
+    if not _perm(user, "change", Theme):
+        raise PermissionDenied
+    error = theme_name_error(theme=theme, name=name)
+    if error is not None:
+        raise ValidationError({"name": error})
+    return _retheme(game=theme.game, keys={theme.key}, keep=theme, name=typeset(name),
+                    user=user)
+
+
+def theme_name_error(*, theme: Theme, name: str) -> ValidationError | None:
+    """Return why a theme may not take this name (None: it may)."""
+    name = typeset(name or "")
+    if not name:
+        return ValidationError(_("Donnez un nom au thème."), code="theme_blank")
+    other = Theme.objects.filter(game=theme.game, key=theme_key(name)).exclude(pk=theme.pk)
+    if other.exists():
+        return ValidationError(
+            _("Ce jeu a déjà le thème « %(name)s » : fusionnez les deux thèmes plutôt."),
+            code="theme_exists", params={"name": other.first().name})
+    return None
+
+
+def theme_merge(*, themes: Sequence[Theme], into: Theme, user) -> Theme:
+    """Merge themes of one game into `into`: their questions take its name, they go."""
+    if not (_perm(user, "change", Theme) and _perm(user, "delete", Theme)):
+        raise PermissionDenied
+    if any(theme.game != into.game for theme in themes):
+        raise ValidationError(_("On ne fusionne que des thèmes d’un même jeu."),
+                              code="theme_other_game")
+    keys = {theme.key for theme in themes} | {into.key}
+    return _retheme(game=into.game, keys=keys, keep=into, name=into.name, user=user)
+
+
+def theme_delete(*, theme: Theme, user) -> None:
+    """Delete a theme no question holds (a theme in use is renamed or merged instead)."""
+    if not _perm(user, "delete", Theme):
+        raise PermissionDenied
+    used = len(theme_questions(theme))
+    if used:
+        raise ValidationError(ngettext(
+            "Le thème « %(name)s » est celui de %(n)s question : renommez-le ou fusionnez-le.",
+            "Le thème « %(name)s » est celui de %(n)s questions : renommez-le ou "
+            "fusionnez-le.", used) % {"name": theme.name, "n": used}, code="theme_in_use")
+    theme.delete()
+
+
+def _retheme(*, game: str, keys: set[str], keep: Theme, name: str, user) -> Theme:
+    """Give every question of the game whose theme is one of `keys` the theme `name`,
+    keeping `keep` under that name and deleting the other themes of `keys`."""
+    comment = site_text(gettext_noop("Thème : « %(name)s »"), name=name)
+    with transaction.atomic(), reversion.create_revision(), guard({game}):
+        Theme.objects.filter(game=game, key__in=keys).exclude(pk=keep.pk).delete()
+        keep.name, keep.key = name, theme_key(name)
+        keep.full_clean()
+        keep.save()
+        rows = Question.objects.for_game(game).exclude(theme="")
+        questions = [q for q in rows if theme_key(q.theme) in keys and q.theme != name]
+        for question in questions:
+            question.theme = name
+            question.version += 1
+            question.updated_by = user if getattr(user, "pk", None) else None
+            question.full_clean()
+            question.save()
+            _keep(question, user, comment)
+        kinds = [kind.slug for kind in GAMES[game].kinds]
+        corrections = Correction.objects.filter(state=CorrectionState.PENDING,
+                                                question__kind__in=kinds)
+        for correction in corrections:
+            if correction.data.get("theme") and theme_key(correction.data["theme"]) in keys:
+                correction.data = {**correction.data, "theme": name}
+                correction.revision += 1  # a page open on it is now out of date
+                correction.save()
+        refresh_search(questions=[q.pk for q in questions]
+                       + [c.question_id for c in corrections])
+    return keep

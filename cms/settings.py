@@ -162,6 +162,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # PostgreSQL's unaccent lookup (cms.search); nothing on SQLite.
+    "django.contrib.postgres",
     "reversion",
     "cms",
     "printing",

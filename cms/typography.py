@@ -116,3 +116,15 @@ def french_spacing(text: str) -> str:
     for index, address in enumerate(addresses):
         text = text.replace(chr(_MASK + index), address)
     return text
+
+
+def typeset(text: str) -> str:
+    """Return text as it is stored: French typography line by line, ends trimmed.
+
+    What print and the player apply when they show text, applied once on save, so that the
+    admin and the exports show it too. Running it again changes nothing.
+    """
+    if not text:
+        return text or ""
+    lines = [french_spacing(line) for line in text.split("\n")]
+    return "\n".join(lines).strip()

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from cms.games import kind_of
 from cms.models import Card, CardQuestion, Proposition, Question, Status
+from cms.services import refresh_search
 
 _numbers = itertools.count(1)
 
@@ -68,6 +69,9 @@ def make_question(kind: str, *, difficulty=2, status=Status.DRAFT, step=None, te
         Proposition(question=question, position=i, text=text, is_right=right, is_hidden=hidden)
         for i, (text, right, hidden) in enumerate(propositions, start=1)
     )
+    # Built without the services, it is searchable as if written through them.
+    refresh_search(questions=[question.pk])
+    question.refresh_from_db(fields=["search_text"])
     return question
 
 
@@ -96,6 +100,8 @@ def make_card(kind: str, *, difficulties=None, status=Status.DRAFT, title="Carte
         questions = [make_question(kind, difficulty=d, status=status) for d in difficulties]
     for position, question in enumerate(questions, start=1):
         CardQuestion.objects.create(card=card, question=question, position=position)
+    refresh_search(cards=[card.pk])
+    card.refresh_from_db(fields=["search_text"])
     return card
 
 
