@@ -1,0 +1,42 @@
+"""The question form's theme field suggests the themes of the game, accents aside."""
+
+import pytest
+from playwright.sync_api import expect
+
+from cms import services, snapshots
+from tests.browser.conftest import LIVE_DATABASE, log_in, screenshot_path
+from tests.builders import make_question
+
+pytestmark = [pytest.mark.browser, LIVE_DATABASE]
+
+
+def theme(user, name, kind):
+    question = make_question(kind)
+    services.content_save(obj=question, data={**snapshots.of_object(question), "theme": name},
+                          user=user)
+
+
+def test_the_theme_field_suggests_the_game_s_themes_and_takes_a_new_one(page, live_server,
+                                                                        editor):
+    for name in ("Géographie", "Géométrie", "Gastronomie", "Histoire de l’art"):
+        theme(editor, name, "echelle")
+    theme(editor, "Géologie", "coup-de-maitre")  # another game's
+
+    log_in(page, live_server, editor.username)
+    page.goto(f"{live_server.url}/admin/cms/question/add/?kind=echelle")
+    field = page.locator("#id_theme")
+    field.fill("geo")
+    suggestions = page.locator(".plateau-theme-suggestions li")
+    expect(suggestions).to_have_text(["Géographie", "Géométrie"])
+    page.screenshot(path=screenshot_path("theme-autocomplete"), full_page=False)
+
+    field.press("ArrowDown")
+    field.press("Enter")
+    expect(field).to_have_value("Géographie")
+    expect(page.locator(".plateau-theme-suggestions")).to_be_hidden()
+
+    page.select_option("#id_kind", "coup-de-maitre")
+    field.fill("GEO")
+    expect(suggestions).to_have_text(["Géologie"])
+    field.fill("Art")
+    expect(suggestions).to_have_count(0)  # a new theme for this game: nothing to suggest
