@@ -208,12 +208,12 @@ def test_saving_a_draft_with_errors_keeps_the_edit_and_returns_to_the_change_pag
         editor_client):
     question = make_question("echelle", propositions=[("Seule", True, False)])
 
-    response = save(editor_client, question, text="Quelle est la capitale du Pérou ?")
+    response = save(editor_client, question, text="Quelle est la capitale du Pérou\u202f?")
 
     assert response.status_code == 302
     assert response["Location"] == change_url(question)
     question.refresh_from_db()
-    assert question.text == "Quelle est la capitale du Pérou ?"
+    assert question.text == "Quelle est la capitale du Pérou\u202f?"
     assert question.status == Status.DRAFT
     assert messages_of(response, message_levels.ERROR)
 
@@ -221,7 +221,7 @@ def test_saving_a_draft_with_errors_keeps_the_edit_and_returns_to_the_change_pag
 def test_saving_a_valid_draft_returns_to_the_list(editor_client):
     question = make_question("echelle")
 
-    response = save(editor_client, question, text="Quelle est la capitale du Chili ?")
+    response = save(editor_client, question, text="Quelle est la capitale du Chili\u202f?")
 
     assert response.status_code == 302
     assert response["Location"] == changelist_url(Question)

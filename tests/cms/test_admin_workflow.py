@@ -65,13 +65,13 @@ def error_text(response) -> str:
 def test_the_second_of_two_editors_is_refused_and_keeps_their_text(client, editor, reviewer):
     from django.test import Client
 
-    question = make_question("echelle", text="Version d’origine ?")
+    question = make_question("echelle", text="Version d’origine\u202f?")
     first, second = Client(), Client()
     first.force_login(reviewer)
     second.force_login(editor)
-    first_page = form_data(first.get(change_url(question)), text="Version du relecteur ?",
+    first_page = form_data(first.get(change_url(question)), text="Version du relecteur\u202f?",
                            _save="1")
-    second_page = form_data(second.get(change_url(question)), text="Version de la rédactrice ?",
+    second_page = form_data(second.get(change_url(question)), text="Version de la rédactrice\u202f?",
                             _save="1")
 
     assert first.post(change_url(question), first_page).status_code == 302
@@ -81,25 +81,25 @@ def test_the_second_of_two_editors_is_refused_and_keeps_their_text(client, edito
     text = page_text(refused)
     assert "a été modifié par relecteur pendant que vous l’éditiez" in text
     assert "« Version d’origine ? » → « Version du relecteur ? »" in text
-    assert live(question).text == "Version du relecteur ?"
+    assert live(question).text == "Version du relecteur\u202f?"
     # Her text is still in the form; saving it again, having seen the change, goes through.
     again = form_data(refused)
-    assert again["text"] == "Version de la rédactrice ?"
+    assert again["text"] == "Version de la rédactrice\u202f?"
     again["_save"] = "1"
     assert second.post(change_url(question), again).status_code == 302
-    assert live(question).text == "Version de la rédactrice ?"
+    assert live(question).text == "Version de la rédactrice\u202f?"
 
 
 def test_two_editors_correcting_published_content_do_not_overwrite_each_other(
         client, editor, reviewer):
     from django.test import Client
 
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
     first, second = Client(), Client()
     first.force_login(editor)
     second.force_login(reviewer)
-    first_page = form_data(first.get(change_url(question)), text="Correction A ?", _save="1")
-    second_page = form_data(second.get(change_url(question)), text="Correction B ?",
+    first_page = form_data(first.get(change_url(question)), text="Correction A\u202f?", _save="1")
+    second_page = form_data(second.get(change_url(question)), text="Correction B\u202f?",
                             _save="1")
 
     assert first.post(change_url(question), first_page).status_code == 302
@@ -107,8 +107,8 @@ def test_two_editors_correcting_published_content_do_not_overwrite_each_other(
 
     assert refused.status_code == 200
     assert "a été modifié par redactrice" in page_text(refused)
-    assert live(question).text == "En jeu ?"
-    assert question.corrections.get().data["text"] == "Correction A ?"
+    assert live(question).text == "En jeu\u202f?"
+    assert question.corrections.get().data["text"] == "Correction A\u202f?"
 
 
 # --- published content stays live while it is corrected -----------------------------------
@@ -116,19 +116,19 @@ def test_two_editors_correcting_published_content_do_not_overwrite_each_other(
 
 def test_an_editor_saving_published_content_leaves_a_correction_the_page_shows(
         editor_client, editor):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
 
-    response = save(editor_client, question, text="Corrigé ?")
+    response = save(editor_client, question, text="Corrigé\u202f?")
 
     assert response.status_code == 302
-    assert (live(question).text, live(question).status) == ("En jeu ?", Status.PUBLISHED)
+    assert (live(question).text, live(question).status) == ("En jeu\u202f?", Status.PUBLISHED)
     page = editor_client.get(change_url(question))
     text = page_text(page)
     assert "Correction en attente de relecture" in text
     assert "Proposée par redactrice" in text
     assert "« En jeu ? »" not in text or "En jeu ?" in text  # the diff shows both versions
     assert re.search(r"Question\s+En jeu \?\s+Corrigé \?", text)
-    assert form_data(page)["text"] == "Corrigé ?"
+    assert form_data(page)["text"] == "Corrigé\u202f?"
     listing = page_text(editor_client.get(changelist_url(Question)))
     assert "correction en attente" in listing
 
@@ -136,8 +136,8 @@ def test_an_editor_saving_published_content_leaves_a_correction_the_page_shows(
 def test_a_reviewer_publishes_the_correction_from_its_page(editor_client, reviewer, editor):
     from django.test import Client
 
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
-    save(editor_client, question, text="Corrigé ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
+    save(editor_client, question, text="Corrigé\u202f?")
     reviewer_client = Client()
     reviewer_client.force_login(reviewer)
 
@@ -147,7 +147,7 @@ def test_a_reviewer_publishes_the_correction_from_its_page(editor_client, review
     response = reviewer_client.post(publish_url, form_data(page), follow=True)
 
     assert response.status_code == 200
-    assert live(question).text == "Corrigé ?"
+    assert live(question).text == "Corrigé\u202f?"
     assert question.corrections.get().state == CorrectionState.PUBLISHED
     latest = Version.objects.get_for_object(question).first()
     assert latest.revision.user == reviewer
@@ -155,12 +155,12 @@ def test_a_reviewer_publishes_the_correction_from_its_page(editor_client, review
 
 
 def test_an_editor_cannot_publish_a_correction_by_its_address(editor_client):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
-    save(editor_client, question, text="Corrigé ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
+    save(editor_client, question, text="Corrigé\u202f?")
 
     editor_client.post(url(question, "correction_publish"), {})
 
-    assert live(question).text == "En jeu ?"
+    assert live(question).text == "En jeu\u202f?"
     assert question.corrections.get().state == CorrectionState.PENDING
 
 
@@ -208,9 +208,9 @@ def test_an_editor_is_not_offered_withdrawal(editor_client):
 
 def test_the_history_compares_two_versions_field_by_field_propositions_included(
         editor_client):
-    question = make_question("echelle", text="Avant ?")
+    question = make_question("echelle", text="Avant\u202f?")
     save(editor_client, question)
-    data = form_data(editor_client.get(change_url(question)), text="Après ?", _save="1")
+    data = form_data(editor_client.get(change_url(question)), text="Après\u202f?", _save="1")
     data["propositions-1-text"] = "Nouvelle B"
     editor_client.post(change_url(question), data)
     older, newer = Version.objects.get_for_object(question).order_by("pk")
@@ -218,7 +218,7 @@ def test_the_history_compares_two_versions_field_by_field_propositions_included(
     page = editor_client.get(url(question, "compare"), {"a": older.pk, "b": newer.pk})
 
     text = page_text(page)
-    assert "Question Avant ? Après ?" in text
+    assert "Question Avant ? Après ?" in text  # page_text reads U+202F as a space
     assert "Proposition B Proposition 2 Nouvelle B" in text
     assert "Difficulté" not in text  # unchanged fields are not listed
 
@@ -248,7 +248,7 @@ def test_restoring_one_demo_question_after_others_changed_touches_nothing_else(
     editor_web, reviewer_web = Client(), Client()
     editor_web.force_login(editor)
     reviewer_web.force_login(reviewer)
-    assert save(editor_web, target, text="Une question réécrite ?").status_code == 302
+    assert save(editor_web, target, text="Une question réécrite\u202f?").status_code == 302
     assert save(reviewer_web, corrected, anecdote="Correction publiée.").status_code == 302
     assert live(corrected).anecdote == "Correction publiée."
     for question in (edited_a, edited_b):
@@ -285,7 +285,7 @@ def test_restoring_a_demo_coup_fatal_card_leaves_the_duel_pairs_alone(demo_libra
 
 def test_restoring_after_a_bulk_publish_restores_only_the_one_question(
         reviewer_client, reviewer):
-    questions = [make_question("echelle", step=n, difficulty=2, text=f"Palier {n} ?")
+    questions = [make_question("echelle", step=n, difficulty=2, text=f"Palier {n}\u202f?")
                  for n in (1, 2, 3)]
     reviewer_client.post(changelist_url(Question), {
         "action": "publish", "_selected_action": [q.pk for q in questions], "index": "0"})
@@ -301,11 +301,11 @@ def test_restoring_after_a_bulk_publish_restores_only_the_one_question(
     assert restore_page_post(reviewer_client, questions[0], version).status_code == 302
 
     assert everything_but(questions[0]) == others
-    assert live(questions[0]).text == "Palier 1 ?"
+    assert live(questions[0]).text == "Palier 1\u202f?"
 
 
 def test_an_editors_restore_never_publishes_what_a_reviewer_withdrew(editor_client, reviewer):
-    question = make_question("echelle", text="Publiée ?")
+    question = make_question("echelle", text="Publiée\u202f?")
     services.set_status(obj=question, status=Status.PUBLISHED, user=reviewer)
     published = Version.objects.get_for_object(question).first()
     services.withdraw(obj=live(question), user=reviewer, reason="Réponse fausse")
@@ -321,8 +321,8 @@ def test_an_editors_restore_never_publishes_what_a_reviewer_withdrew(editor_clie
 
 def test_a_deleted_published_question_comes_back_as_a_draft(reviewer, editor):
     reviewer_client, editor_client = logged_in(reviewer), logged_in(editor)
-    question = make_question("echelle", status=Status.PUBLISHED, text="Effacée ?")
-    save(reviewer_client, question, text="Effacée par erreur ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="Effacée\u202f?")
+    save(reviewer_client, question, text="Effacée par erreur\u202f?")
     pk = question.pk
     assert reviewer_client.post(url(question, "delete"), {"post": "yes"}).status_code == 302
     [version] = Version.objects.get_deleted(Question)
@@ -336,7 +336,7 @@ def test_a_deleted_published_question_comes_back_as_a_draft(reviewer, editor):
 
     assert response.status_code == 302
     recovered = Question.objects.get(pk=pk)
-    assert (recovered.text, recovered.status) == ("Effacée par erreur ?", Status.DRAFT)
+    assert (recovered.text, recovered.status) == ("Effacée par erreur\u202f?", Status.DRAFT)
     assert recovered.propositions.count() == 4
 
 
@@ -348,7 +348,7 @@ def test_the_import_confirmation_refuses_rows_changed_since_the_preview(reviewer
     rows = [ladder_row(f"q-{n}", step=1, difficulty=1) for n in range(1, 6)]
     confirm(reviewer_client, upload(reviewer_client, ladder_file(*rows)))
     assert Question.objects.count() == 5
-    changed = [ladder_row(f"q-{n}", step=1, difficulty=1, text=f"Reformulée {n} ?")
+    changed = [ladder_row(f"q-{n}", step=1, difficulty=1, text=f"Reformulée {n}\u202f?")
                for n in range(1, 6)]
     preview = upload(reviewer_client, ladder_file(*changed))
     assert "0 nouvelle(s) ligne(s), 5 modifiée(s)" in page_text(preview)
@@ -370,23 +370,23 @@ def test_the_import_confirmation_refuses_rows_changed_since_the_preview(reviewer
 def test_an_editors_import_of_published_rows_leaves_corrections_not_live_changes(
         editor_client):
     question = make_question("echelle", status=Status.PUBLISHED, ref="en-jeu", step=1,
-                             difficulty=1, text="En jeu ?")
-    rows = [ladder_row("en-jeu", step=1, difficulty=1, status="publie", text="Corrigée ?")]
+                             difficulty=1, text="En jeu\u202f?")
+    rows = [ladder_row("en-jeu", step=1, difficulty=1, status="publie", text="Corrigée\u202f?")]
 
     response = confirm(editor_client, upload(editor_client, ladder_file(*rows)))
 
     assert response.status_code == 200
-    assert (live(question).text, live(question).status) == ("En jeu ?", Status.PUBLISHED)
+    assert (live(question).text, live(question).status) == ("En jeu\u202f?", Status.PUBLISHED)
     correction = question.corrections.get()
     assert (correction.state, correction.data["text"]) == (CorrectionState.PENDING,
-                                                           "Corrigée ?")
+                                                           "Corrigée\u202f?")
     assert [p["text"] for p in correction.data["propositions"]] == [
         r for r in rows[0][5:9]]
 
 
 def test_an_editor_removes_a_proposition_from_a_correction_by_emptying_its_row(editor_client):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
-    save(editor_client, question, text="Corrigée ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
+    save(editor_client, question, text="Corrigée\u202f?")
 
     page = editor_client.get(change_url(question))
     data = form_data(page, _save="1")
@@ -404,9 +404,9 @@ def test_an_editor_removes_a_proposition_from_a_correction_by_emptying_its_row(e
 
 
 def test_the_lists_filter_content_with_a_pending_correction(editor_client):
-    waiting = make_question("echelle", status=Status.PUBLISHED, text="Attend ?")
-    make_question("echelle", status=Status.PUBLISHED, text="Tranquille ?")
-    save(editor_client, waiting, text="Attend une relecture ?")
+    waiting = make_question("echelle", status=Status.PUBLISHED, text="Attend\u202f?")
+    make_question("echelle", status=Status.PUBLISHED, text="Tranquille\u202f?")
+    save(editor_client, waiting, text="Attend une relecture\u202f?")
 
     listing = editor_client.get(changelist_url(Question), {"correction": "pending"})
 
@@ -432,7 +432,7 @@ def test_a_restore_that_would_take_another_cards_question_is_refused_on_the_page
 
 
 def test_a_row_ticked_remove_leaves_the_question(editor_client):
-    question = make_question("echelle", text="Quatre propositions ?")
+    question = make_question("echelle", text="Quatre propositions\u202f?")
     data = form_data(editor_client.get(change_url(question)), _save="1")
     data["propositions-3-remove"] = "on"
 
@@ -444,9 +444,9 @@ def test_a_row_ticked_remove_leaves_the_question(editor_client):
 
 def test_a_page_left_open_while_another_editor_removed_a_row_is_refused_then_saves(
         editor, reviewer):
-    question = make_question("echelle", text="Avant ?")
+    question = make_question("echelle", text="Avant\u202f?")
     hers, his = logged_in(editor), logged_in(reviewer)
-    her_page = form_data(hers.get(change_url(question)), text="Sa version ?", _save="1")
+    her_page = form_data(hers.get(change_url(question)), text="Sa version\u202f?", _save="1")
     his_page = form_data(his.get(change_url(question)), _save="1")
     his_page["propositions-3-remove"] = "on"
     assert his.post(change_url(question), his_page).status_code == 302
@@ -456,18 +456,18 @@ def test_a_page_left_open_while_another_editor_removed_a_row_is_refused_then_sav
     assert refused.status_code == 200
     assert "Proposition D" in page_text(refused)  # what changed meanwhile is named
     again = form_data(refused)
-    assert again["text"] == "Sa version ?"
+    assert again["text"] == "Sa version\u202f?"
     again["_save"] = "1"
     assert hers.post(change_url(question), again).status_code == 302
-    assert live(question).text == "Sa version ?"
+    assert live(question).text == "Sa version\u202f?"
 
 
 def test_a_page_opened_before_a_correction_appeared_keeps_its_rows_when_refused(
         editor, reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
     hers, his = logged_in(editor), logged_in(reviewer)
     her_page = form_data(hers.get(change_url(question)), _save="1")
-    his_page = form_data(his.get(change_url(question)), text="Sa correction ?", _save="1")
+    his_page = form_data(his.get(change_url(question)), text="Sa correction\u202f?", _save="1")
     her_page["propositions-0-text"] = "Proposition A revue"
     assert hers.post(change_url(question), her_page).status_code == 302  # a correction
 
@@ -479,31 +479,31 @@ def test_a_page_opened_before_a_correction_appeared_keeps_its_rows_when_refused(
         "Proposition 1", "Proposition 2", "Proposition 3", "Proposition 4"]
     again["_as_correction"] = "1"
     assert his.post(change_url(question), again).status_code == 302
-    assert question.corrections.get().data["text"] == "Sa correction ?"
+    assert question.corrections.get().data["text"] == "Sa correction\u202f?"
 
 
 def test_publishing_a_correction_changed_since_the_page_was_read_is_refused(editor, reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
     hers, his = logged_in(editor), logged_in(reviewer)
-    save(hers, question, text="Première correction ?")
+    save(hers, question, text="Première correction\u202f?")
     his_page = form_data(his.get(change_url(question)))
-    save(hers, question, text="Correction jamais relue ?")
+    save(hers, question, text="Correction jamais relue\u202f?")
 
     response = his.post(url(question, "correction_publish"), his_page, follow=True)
 
-    assert live(question).text == "En jeu ?"
+    assert live(question).text == "En jeu\u202f?"
     text = page_text(response)
     assert "La correction n’est pas publiée" in text
     assert "« Première correction ? » → « Correction jamais relue ? »" in text
 
 
 def test_discarding_a_correction_changed_since_the_page_was_read_is_refused(editor, reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
     hers, his = logged_in(editor), logged_in(reviewer)
-    save(hers, question, text="Première correction ?")
+    save(hers, question, text="Première correction\u202f?")
     discard = url(question, "correction_discard")
     token = re.search(r'name="token" value="([^"]*)"', his.get(discard).content.decode())
-    save(hers, question, text="Seconde correction ?")
+    save(hers, question, text="Seconde correction\u202f?")
 
     his.post(discard, {"reason": "Non", "token": token.group(1)})
 
@@ -511,22 +511,22 @@ def test_discarding_a_correction_changed_since_the_page_was_read_is_refused(edit
 
 
 def test_a_save_without_the_pages_version_is_refused(editor_client):
-    question = make_question("echelle", text="Avant ?")
+    question = make_question("echelle", text="Avant\u202f?")
 
-    response = save(editor_client, question, text="Après ?", plateau_token="")
+    response = save(editor_client, question, text="Après\u202f?", plateau_token="")
 
     assert response.status_code == 200
-    assert live(question).text == "Avant ?"
+    assert live(question).text == "Avant\u202f?"
 
 
 def test_an_editors_file_cannot_replace_someone_elses_pending_correction(editor, reviewer):
     question = make_question("echelle", status=Status.PUBLISHED, ref="en-jeu", step=1,
-                             difficulty=1, text="En jeu ?")
+                             difficulty=1, text="En jeu\u202f?")
     services.content_save(obj=question, data={**snapshots.of_object(question),
                                               "anecdote": "Note du relecteur."},
                           user=reviewer, as_correction=True)
     hers = logged_in(editor)
-    rows = [ladder_row("en-jeu", step=1, difficulty=1, status="publie", text="Autre ?")]
+    rows = [ladder_row("en-jeu", step=1, difficulty=1, status="publie", text="Autre\u202f?")]
 
     response = upload(hers, ladder_file(*rows))
 
@@ -593,7 +593,7 @@ def test_history_comments_are_kept_in_the_sites_language(reviewer):
 
 def test_rows_come_back_in_the_order_the_editor_left_them_when_the_form_has_an_error(
         editor_client):
-    question = make_question("echelle", text="Dans quel ordre ?")
+    question = make_question("echelle", text="Dans quel ordre\u202f?")
     data = form_data(editor_client.get(change_url(question)), text="", _save="1")
     # ▲ on D, twice: the page now reads A, D, B, C and the script numbered it so.
     for row, position in ((0, 1), (3, 2), (1, 3), (2, 4)):

@@ -41,12 +41,12 @@ def state_of_everything() -> dict:
 def test_an_edit_of_a_draft_is_written_and_counted(editor):
     question = make_question("echelle")
 
-    saved = services.content_save(obj=question, data=edited(question, text="Nouveau ?"),
+    saved = services.content_save(obj=question, data=edited(question, text="Nouveau\u202f?"),
                                   user=editor, token=services.token_of(question))
 
     assert saved.correction is None
     question.refresh_from_db()
-    assert (question.text, question.version, question.updated_by) == ("Nouveau ?", 2, editor)
+    assert (question.text, question.version, question.updated_by) == ("Nouveau\u202f?", 2, editor)
     [version] = Version.objects.get_for_object(question)
     assert version.revision.user == editor
     assert snapshots.of_version(version)["propositions"] == snapshots.of_object(
@@ -70,43 +70,43 @@ def test_a_question_in_review_edited_into_an_error_falls_back_to_draft(editor):
 
 
 def test_an_editors_edit_of_published_content_waits_as_a_correction(editor):
-    question = make_question("echelle", status=Status.PUBLISHED, text="Texte en jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="Texte en jeu\u202f?")
     before = snapshots.of_object(question)
 
-    saved = services.content_save(obj=question, data=edited(question, text="Texte corrigé ?"),
+    saved = services.content_save(obj=question, data=edited(question, text="Texte corrigé\u202f?"),
                                   user=editor)
 
     assert snapshots.of_object(live(question)) == before
     assert live(question).status == Status.PUBLISHED
     correction = question.corrections.get()
     assert (correction.state, correction.created_by) == (CorrectionState.PENDING, editor)
-    assert correction.data["text"] == "Texte corrigé ?"
+    assert correction.data["text"] == "Texte corrigé\u202f?"
     assert saved.correction == correction
 
 
 def test_printing_and_play_read_the_live_version_while_a_correction_waits(editor, reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED, text="Texte en jeu ?")
-    services.content_save(obj=question, data=edited(question, text="Texte corrigé ?"),
+    question = make_question("echelle", status=Status.PUBLISHED, text="Texte en jeu\u202f?")
+    services.content_save(obj=question, data=edited(question, text="Texte corrigé\u202f?"),
                           user=editor)
 
-    assert [q.text for q in load_game("millionnaire").questions] == ["Texte en jeu ?"]
+    assert [q.text for q in load_game("millionnaire").questions] == ["Texte en jeu\u202f?"]
 
     services.correction_publish(obj=question, user=reviewer)
 
-    assert [q.text for q in load_game("millionnaire").questions] == ["Texte corrigé ?"]
+    assert [q.text for q in load_game("millionnaire").questions] == ["Texte corrigé\u202f?"]
     assert question.corrections.get().state == CorrectionState.PUBLISHED
 
 
 def test_a_second_edit_updates_the_one_pending_correction(editor, reviewer):
     question = make_question("echelle", status=Status.PUBLISHED)
-    services.content_save(obj=question, data=edited(question, text="Première ?"), user=editor)
+    services.content_save(obj=question, data=edited(question, text="Première\u202f?"), user=editor)
     token = services.token_of(live(question))
 
-    services.content_save(obj=question, data=edited(question, text="Seconde ?"), user=reviewer,
+    services.content_save(obj=question, data=edited(question, text="Seconde\u202f?"), user=reviewer,
                           token=token, as_correction=True)
 
     correction = question.corrections.get()
-    assert correction.data["text"] == "Seconde ?"
+    assert correction.data["text"] == "Seconde\u202f?"
     assert (correction.created_by, correction.updated_by, correction.revision) == (
         editor, reviewer, 2)
 
@@ -114,12 +114,12 @@ def test_a_second_edit_updates_the_one_pending_correction(editor, reviewer):
 def test_a_reviewers_sound_edit_of_published_content_goes_live_and_stays_published(reviewer):
     question = make_question("echelle", status=Status.PUBLISHED)
 
-    saved = services.content_save(obj=question, data=edited(question, text="Corrigé ?"),
+    saved = services.content_save(obj=question, data=edited(question, text="Corrigé\u202f?"),
                                   user=reviewer)
 
     assert saved.correction is None
     question.refresh_from_db()
-    assert (question.text, question.status) == ("Corrigé ?", Status.PUBLISHED)
+    assert (question.text, question.status) == ("Corrigé\u202f?", Status.PUBLISHED)
     assert not question.corrections.exists()
 
 
@@ -153,25 +153,25 @@ def test_a_reviewers_edit_that_would_bend_the_ladder_waits_as_a_correction(revie
 
 def test_an_editor_may_not_publish_a_correction(editor):
     question = make_question("echelle", status=Status.PUBLISHED)
-    services.content_save(obj=question, data=edited(question, text="Corrigé ?"), user=editor)
+    services.content_save(obj=question, data=edited(question, text="Corrigé\u202f?"), user=editor)
 
     with pytest.raises(PermissionDenied):
         services.correction_publish(obj=question, user=editor)
 
-    assert live(question).text != "Corrigé ?"
+    assert live(question).text != "Corrigé\u202f?"
 
 
 def test_publishing_a_correction_written_on_an_older_version_is_refused(editor, reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED, text="Avant ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="Avant\u202f?")
     services.content_save(obj=question, data=edited(question, theme="Histoire"), user=editor)
     # Meanwhile the live version moves on by another path (a Relecteur's import).
-    Question.objects.filter(pk=question.pk).update(text="Importé ?", version=F("version") + 1)
+    Question.objects.filter(pk=question.pk).update(text="Importé\u202f?", version=F("version") + 1)
 
     with pytest.raises(services.CorrectionOutdated) as refusal:
         services.correction_publish(obj=question, user=reviewer)
 
-    assert [(c.before, c.after) for c in refusal.value.changes] == [("Avant ?", "Importé ?")]
-    assert (live(question).text, live(question).theme) == ("Importé ?", "")
+    assert [(c.before, c.after) for c in refusal.value.changes] == [("Avant\u202f?", "Importé\u202f?")]
+    assert (live(question).text, live(question).theme) == ("Importé\u202f?", "")
     assert question.corrections.get().state == CorrectionState.PENDING
 
 
@@ -181,7 +181,7 @@ def test_the_author_may_discard_their_correction_and_another_editor_may_not(db, 
     other = _member("autre", "Rédacteur")
     question = make_question("echelle", status=Status.PUBLISHED)
     before = snapshots.of_object(question)
-    services.content_save(obj=question, data=edited(question, text="Corrigé ?"), user=editor)
+    services.content_save(obj=question, data=edited(question, text="Corrigé\u202f?"), user=editor)
 
     with pytest.raises(PermissionDenied):
         services.correction_discard(obj=live(question), user=other)
@@ -196,33 +196,33 @@ def test_the_author_may_discard_their_correction_and_another_editor_may_not(db, 
 
 
 def test_a_save_from_an_older_page_is_refused_with_what_changed(editor, reviewer):
-    question = make_question("echelle", text="Version lue ?")
+    question = make_question("echelle", text="Version lue\u202f?")
     page_token = services.token_of(question)
     page_state = services.shown_state(question)
-    services.content_save(obj=question, data=edited(question, text="Version de l’autre ?"),
+    services.content_save(obj=question, data=edited(question, text="Version de l’autre\u202f?"),
                           user=reviewer, token=page_token)
 
     with pytest.raises(services.StaleEdit) as stale:
-        services.content_save(obj=question, data=edited(question, text="Ma version ?"),
+        services.content_save(obj=question, data=edited(question, text="Ma version\u202f?"),
                               user=editor, token=page_token, seen=page_state)
 
-    assert live(question).text == "Version de l’autre ?"
+    assert live(question).text == "Version de l’autre\u202f?"
     assert [(c.before, c.after) for c in stale.value.changes] == [
-        ("Version lue ?", "Version de l’autre ?")]
+        ("Version lue\u202f?", "Version de l’autre\u202f?")]
     assert stale.value.by == reviewer
 
 
 def test_a_correction_proposed_meanwhile_makes_an_older_page_stale(editor, reviewer):
     question = make_question("echelle", status=Status.PUBLISHED)
     page_token = services.token_of(question)
-    services.content_save(obj=question, data=edited(question, text="Correction A ?"),
+    services.content_save(obj=question, data=edited(question, text="Correction A\u202f?"),
                           user=editor, token=page_token)
 
     with pytest.raises(services.StaleEdit):
-        services.content_save(obj=question, data=edited(question, text="Correction B ?"),
+        services.content_save(obj=question, data=edited(question, text="Correction B\u202f?"),
                               user=reviewer, token=page_token, as_correction=True)
 
-    assert question.corrections.get().data["text"] == "Correction A ?"
+    assert question.corrections.get().data["text"] == "Correction A\u202f?"
 
 
 # --- status: only a Relecteur publishes or withdraws ----------------------------------------
@@ -293,7 +293,7 @@ def test_an_editor_deletes_only_their_own_never_published_drafts(editor, reviewe
 
 
 def test_a_reviewer_deletes_published_content_and_it_comes_back_a_draft(editor, reviewer):
-    question = make_question("echelle", status=Status.PUBLISHED, text="Supprimée ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="Supprimée\u202f?")
     pk = question.pk
 
     services.content_delete(obj=question, user=reviewer)
@@ -302,7 +302,7 @@ def test_a_reviewer_deletes_published_content_and_it_comes_back_a_draft(editor, 
     saved = services.content_recover(version=version, user=editor)
 
     recovered = Question.objects.get(pk=pk)
-    assert (recovered.text, recovered.status) == ("Supprimée ?", Status.DRAFT)
+    assert (recovered.text, recovered.status) == ("Supprimée\u202f?", Status.DRAFT)
     assert recovered.propositions.count() == 4
     assert saved.obj.pk == pk
 
@@ -331,7 +331,7 @@ def test_restoring_one_question_of_a_bulk_revision_leaves_every_other_object_alo
     assert revision.version_set.filter(content_type__model="question").count() == 3
     # Afterwards: the reviewer corrects the second one, the editor edits the third.
     second, third = live(questions[1]), live(questions[2])
-    services.content_save(obj=second, data=edited(second, text="Correction publiée ?"),
+    services.content_save(obj=second, data=edited(second, text="Correction publiée\u202f?"),
                           user=reviewer)
     services.content_save(obj=third, data=edited(third, theme="Sciences"), user=editor)
     others = {key: value for key, value in state_of_everything().items()
@@ -342,22 +342,22 @@ def test_restoring_one_question_of_a_bulk_revision_leaves_every_other_object_alo
 
     assert {key: value for key, value in state_of_everything().items()
             if key != ("Question", first.pk)} == others
-    assert live(questions[1]).text == "Correction publiée ?"
+    assert live(questions[1]).text == "Correction publiée\u202f?"
     assert live(questions[2]).corrections.get().data["theme"] == "Sciences"
 
 
 def test_an_editors_restore_of_published_content_waits_for_review(editor, reviewer):
-    question = make_question("echelle", text="Ancien ?")
+    question = make_question("echelle", text="Ancien\u202f?")
     services.set_status(obj=question, status=Status.PUBLISHED, user=reviewer)
     [old] = Version.objects.get_for_object(question)
-    services.content_save(obj=live(question), data=edited(live(question), text="Récent ?"),
+    services.content_save(obj=live(question), data=edited(live(question), text="Récent\u202f?"),
                           user=reviewer)
 
     services.content_restore(obj=live(question), version=old, user=editor)
 
-    assert (live(question).status, live(question).text) == (Status.PUBLISHED, "Récent ?")
+    assert (live(question).status, live(question).text) == (Status.PUBLISHED, "Récent\u202f?")
     correction = question.corrections.get()
-    assert (correction.created_by, correction.data["text"]) == (editor, "Ancien ?")
+    assert (correction.created_by, correction.data["text"]) == (editor, "Ancien\u202f?")
 
 
 def test_a_restore_never_brings_a_status_back(editor, reviewer):

@@ -37,11 +37,11 @@ def restore(client, obj, version):
 def test_an_admin_save_of_a_question_keeps_a_version_with_the_user(editor_client, editor):
     question = make_question("echelle")
 
-    save(editor_client, question, text="Quel est le plus haut sommet d’Europe ?")
+    save(editor_client, question, text="Quel est le plus haut sommet d’Europe\u202f?")
 
     [version] = versions_of(question)
     assert version.revision.user == editor
-    assert version.field_dict["text"] == "Quel est le plus haut sommet d’Europe ?"
+    assert version.field_dict["text"] == "Quel est le plus haut sommet d’Europe\u202f?"
 
 
 def test_an_admin_save_of_a_card_keeps_a_version_with_the_user(reviewer_client, reviewer):
@@ -58,19 +58,19 @@ def test_an_admin_save_of_a_card_keeps_a_version_with_the_user(reviewer_client, 
 def test_each_admin_save_adds_a_version(editor_client, editor):
     question = make_question("echelle")
 
-    save(editor_client, question, text="Première rédaction ?")
-    save(editor_client, question, text="Deuxième rédaction ?")
+    save(editor_client, question, text="Première rédaction\u202f?")
+    save(editor_client, question, text="Deuxième rédaction\u202f?")
 
     versions = versions_of(question)
-    assert [v.field_dict["text"] for v in versions] == ["Première rédaction ?",
-                                                        "Deuxième rédaction ?"]
+    assert [v.field_dict["text"] for v in versions] == ["Première rédaction\u202f?",
+                                                        "Deuxième rédaction\u202f?"]
     assert {v.revision.user for v in versions} == {editor}
 
 
 def test_an_admin_add_keeps_a_version_with_the_user(editor_client, editor):
     add = reverse("admin:cms_question_add")
     data = form_data(editor_client.get(add, {"kind": "echelle"}),
-                     text="Combien de départements compte la France ?", difficulty="1",
+                     text="Combien de départements compte la France\u202f?", difficulty="1",
                      step="1", _save="1")
     for i, text in enumerate(["101", "95", "96", "100"]):
         data[f"propositions-{i}-text"] = text
@@ -79,13 +79,13 @@ def test_an_admin_add_keeps_a_version_with_the_user(editor_client, editor):
 
     editor_client.post(add, data)
 
-    question = Question.objects.get(text="Combien de départements compte la France ?")
+    question = Question.objects.get(text="Combien de départements compte la France\u202f?")
     [version] = versions_of(question)
     assert version.revision.user == editor
 
 
 def test_restoring_a_question_brings_back_its_text_and_propositions(editor_client):
-    question = make_question("echelle", text="Quelle est la capitale de l’Australie ?",
+    question = make_question("echelle", text="Quelle est la capitale de l’Australie\u202f?",
                              propositions=[("Canberra", True, False), ("Sydney", False, False),
                                            ("Melbourne", False, False), ("Perth", False, False)])
     save(editor_client, question)
@@ -93,7 +93,7 @@ def test_restoring_a_question_brings_back_its_text_and_propositions(editor_clien
     original = propositions_of(question)
     # Rewrite the text, move the right answer, replace Perth by Brisbane.
     data = form_data(editor_client.get(change_url(question)),
-                     text="Quelle est la plus grande ville d’Australie ?", _save="1")
+                     text="Quelle est la plus grande ville d’Australie\u202f?", _save="1")
     data.pop("propositions-0-is_right")
     data["propositions-1-is_right"] = "on"
     data["propositions-3-DELETE"] = "on"
@@ -102,30 +102,30 @@ def test_restoring_a_question_brings_back_its_text_and_propositions(editor_clien
                  "propositions-4-question": str(question.pk)})
     assert editor_client.post(change_url(question), data).status_code == 302
     question.refresh_from_db()
-    assert question.text == "Quelle est la plus grande ville d’Australie ?"
+    assert question.text == "Quelle est la plus grande ville d’Australie\u202f?"
     assert propositions_of(question) != original
 
     response = restore(editor_client, question, before)
 
     assert response.status_code == 302
     question.refresh_from_db()
-    assert question.text == "Quelle est la capitale de l’Australie ?"
+    assert question.text == "Quelle est la capitale de l’Australie\u202f?"
     assert propositions_of(question) == original
     assert not Proposition.objects.filter(text="Brisbane").exists()
 
 
 def test_restoring_a_question_is_itself_kept_in_history(editor_client, editor):
-    question = make_question("echelle", text="Texte d’origine ?")
+    question = make_question("echelle", text="Texte d’origine\u202f?")
     save(editor_client, question)
     [before] = versions_of(question)
-    save(editor_client, question, text="Texte modifié ?")
+    save(editor_client, question, text="Texte modifié\u202f?")
 
     restore(editor_client, question, before)
 
     latest = versions_of(question)[-1]
     assert len(versions_of(question)) == 3
     assert latest.revision.user == editor
-    assert latest.field_dict["text"] == "Texte d’origine ?"
+    assert latest.field_dict["text"] == "Texte d’origine\u202f?"
 
 
 def test_restoring_a_card_brings_back_its_question_order(editor_client):
@@ -147,7 +147,7 @@ def test_restoring_a_card_brings_back_its_question_order(editor_client):
 
 
 def test_a_deleted_question_can_be_recovered(editor_client, editor):
-    question = make_question("echelle", text="Quel peintre a signé « Les Nymphéas » ?",
+    question = make_question("echelle", text="Quel peintre a signé «\u202fLes Nymphéas\u202f»\u202f?",
                              created_by=editor,
                              propositions=[("Monet", True, False), ("Manet", False, False),
                                            ("Degas", False, False), ("Renoir", False, False)])
@@ -169,7 +169,7 @@ def test_a_deleted_question_can_be_recovered(editor_client, editor):
 
     assert response.status_code == 302
     recovered = Question.objects.get(pk=pk)
-    assert recovered.text == "Quel peintre a signé « Les Nymphéas » ?"
+    assert recovered.text == "Quel peintre a signé «\u202fLes Nymphéas\u202f»\u202f?"
     assert propositions_of(recovered) == [("Monet", True, False), ("Manet", False, False),
                                           ("Degas", False, False), ("Renoir", False, False)]
 

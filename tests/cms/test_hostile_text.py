@@ -285,46 +285,47 @@ def test_the_admin_stores_a_textarea_s_crlf_as_line_feeds(editor_client):
          anecdote="Lima\rfut fondée en 1535.")
 
     question.refresh_from_db()
-    assert question.text == "Quelle est la capitale\ndu Pérou ?"
+    assert question.text == "Quelle est la capitale\ndu Pérou\u202f?"
     assert question.anecdote == "Lima\nfut fondée en 1535."
 
 
 def test_a_text_with_line_feeds_goes_through_a_workbook_and_back_exactly(db):
     from cms.formats import XLSXFormat
 
-    make_question("echelle", text="\nQuelle est la capitale\ndu Pérou ?")
+    # As stored: French typography, no line feed at either end (cms.typography.typeset).
+    make_question("echelle", text="Quelle est la capitale\n\ndu Pérou\u202f?")
     data = xlsx_export()
-    assert xlsx_cell(data, "texte") == "\nQuelle est la capitale\ndu Pérou ?"
+    assert xlsx_cell(data, "texte") == "Quelle est la capitale\n\ndu Pérou\u202f?"
     Question.objects.all().delete()
 
     run_import(XLSXFormat(), data)
 
-    assert Question.objects.get().text == "\nQuelle est la capitale\ndu Pérou ?"
+    assert Question.objects.get().text == "Quelle est la capitale\n\ndu Pérou\u202f?"
 
 
-def test_a_workbook_gives_a_leading_carriage_return_back_as_a_line_feed(db):
+def test_a_workbook_gives_a_carriage_return_back_as_a_line_feed(db):
     from cms.formats import XLSXFormat
 
-    make_question("echelle", text="\rQuelle est la capitale du Pérou ?")
+    make_question("echelle", text="Quelle est la capitale\rdu Pérou\u202f?")
     data = xlsx_export()
     Question.objects.all().delete()
 
     run_import(XLSXFormat(), data)
 
-    assert Question.objects.get().text == "\nQuelle est la capitale du Pérou ?"
+    assert Question.objects.get().text == "Quelle est la capitale\ndu Pérou\u202f?"
 
 
 def test_reimporting_a_workbook_that_turned_a_carriage_return_into_a_line_feed_changes_nothing(
         db):
     from cms.formats import XLSXFormat
 
-    question = make_question("echelle", text="\rQuelle est la capitale\r\ndu Pérou ?")
+    question = make_question("echelle", text="Quelle est la capitale\rdu Pérou\u202f?")
 
     result = run_import(XLSXFormat(), xlsx_export())
 
     assert (result.totals["skip"], result.totals["update"]) == (1, 0)
     question.refresh_from_db()
-    assert question.text == "\rQuelle est la capitale\r\ndu Pérou ?"
+    assert question.text == "Quelle est la capitale\rdu Pérou\u202f?"
 
 
 @pytest.mark.parametrize(("char", "name"), [

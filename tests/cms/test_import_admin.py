@@ -217,10 +217,10 @@ def test_an_anonymous_visitor_cannot_send_a_file(client, db):
 @pytest.fixture
 def existing_ladder(db):
     """Two draft questions the next file meets again: one as it is, one changed."""
-    same = make_question("echelle", ref="existante-a", text="Quelle est la capitale du Gers ?",
+    same = make_question("echelle", ref="existante-a", text="Quelle est la capitale du Gers\u202f?",
                          difficulty=1, step=1)
     changed = make_question("echelle", ref="existante-b",
-                            text="Quelle est la capitale de l’Aude ?", difficulty=1, step=1)
+                            text="Quelle est la capitale de l’Aude\u202f?", difficulty=1, step=1)
     return same, changed
 
 
@@ -235,7 +235,7 @@ def same_row(question):
 def mixed_file(existing_ladder):
     same, changed = existing_ladder
     changed_row = same_row(changed)
-    changed_row[2] = "Quelle est la préfecture de l’Aude ?"
+    changed_row[2] = "Quelle est la préfecture de l’Aude\u202f?"
     return ladder_file(
         same_row(same),
         changed_row,
@@ -257,7 +257,7 @@ def test_the_preview_writes_nothing(editor_client, existing_ladder, mixed_file):
 
     assert set(Question.objects.values_list("ref", flat=True)) == {"existante-a",
                                                                    "existante-b"}
-    assert Question.objects.get(ref="existante-b").text == "Quelle est la capitale de l’Aude ?"
+    assert Question.objects.get(ref="existante-b").text == "Quelle est la capitale de l’Aude\u202f?"
 
 
 def test_confirming_writes_the_file_and_says_how_many_rows(editor_client, mixed_file):
@@ -266,7 +266,7 @@ def test_confirming_writes_the_file_and_says_how_many_rows(editor_client, mixed_
     assert done.status_code == 200
     assert ("Import terminé : 2 ajouté(s), 1 modifié(s), 1 inchangé(s)."
             in page_text(done))
-    assert Question.objects.get(ref="existante-b").text == "Quelle est la préfecture de l’Aude ?"
+    assert Question.objects.get(ref="existante-b").text == "Quelle est la préfecture de l’Aude\u202f?"
     new = Question.objects.get(ref="nouvelle-1")
     assert (new.kind, new.step, new.difficulty, new.status) == ("echelle", 2, 2, Status.DRAFT)
     assert [(p.position, p.is_right) for p in new.propositions.all()] == [

@@ -50,7 +50,7 @@ def status_of(obj) -> str:
 
 def test_an_editor_adds_a_ladder_question_through_the_admin(editor_client, editor):
     page = editor_client.get(add_url(Question), {"kind": "echelle"})
-    data = form_data(page, text="Quel est le plus long fleuve de France ?", difficulty="1",
+    data = form_data(page, text="Quel est le plus long fleuve de France\u202f?", difficulty="1",
                      step="1", _save="1")
     for i, text in enumerate(["La Loire", "La Seine", "Le Rhône", "La Garonne"]):
         data[f"propositions-{i}-text"] = text
@@ -60,7 +60,7 @@ def test_an_editor_adds_a_ladder_question_through_the_admin(editor_client, edito
     response = editor_client.post(add_url(Question), data)
 
     assert response.status_code == 302
-    question = Question.objects.get(text="Quel est le plus long fleuve de France ?")
+    question = Question.objects.get(text="Quel est le plus long fleuve de France\u202f?")
     assert question.kind == "echelle"
     assert question.created_by == editor
     assert question.status == Status.DRAFT
@@ -88,11 +88,11 @@ def test_an_editor_adds_a_card_through_the_admin(editor_client, editor):
 def test_an_editor_changes_a_question_through_the_admin(editor_client, editor):
     question = make_question("echelle")
 
-    response = save(editor_client, question, text="Quelle est la capitale de l’Islande ?")
+    response = save(editor_client, question, text="Quelle est la capitale de l’Islande\u202f?")
 
     assert response.status_code == 302
     question.refresh_from_db()
-    assert question.text == "Quelle est la capitale de l’Islande ?"
+    assert question.text == "Quelle est la capitale de l’Islande\u202f?"
     assert question.updated_by == editor
 
 
@@ -270,13 +270,13 @@ def test_a_reader_cannot_post_a_change(reader_client, editor):
     # The form a reader's page lacks, as an editor's browser would send it.
     editor_browser = Client()
     editor_browser.force_login(editor)
-    data = form_data(editor_browser.get(change_url(question)), text="Changée ?", _save="1")
+    data = form_data(editor_browser.get(change_url(question)), text="Changée\u202f?", _save="1")
 
     response = reader_client.post(change_url(question), data)
 
     assert response.status_code == 403
     question.refresh_from_db()
-    assert question.text != "Changée ?"
+    assert question.text != "Changée\u202f?"
 
 
 @pytest.mark.parametrize("model", [Question, Card], ids=["question", "card"])
@@ -335,12 +335,12 @@ def test_an_anonymous_visitor_is_sent_to_the_login_page(client, db, url_of):
 def test_an_anonymous_post_changes_nothing(client, db):
     question = make_question("echelle")
 
-    response = client.post(change_url(question), {"text": "Changée ?", "_save": "1"})
+    response = client.post(change_url(question), {"text": "Changée\u202f?", "_save": "1"})
 
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("admin:login"))
     question.refresh_from_db()
-    assert question.text != "Changée ?"
+    assert question.text != "Changée\u202f?"
 
 
 @pytest.fixture

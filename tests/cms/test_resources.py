@@ -49,7 +49,7 @@ def test_a_row_that_waits_as_a_correction_says_so_in_its_result_not_on_its_objec
         db, editor):
     question = make_question("echelle", ref="q-001", step=1, difficulty=1,
                              status=Status.PUBLISHED)
-    rows = [[*echelle_row(1, texte="Corrigée ?"), "publie"]]
+    rows = [[*echelle_row(1, texte="Corrigée\u202f?"), "publie"]]
 
     result = QuestionResource(user=editor).import_data(
         dataset_of([*ECHELLE_HEADERS, "statut"], rows), retain_instance_in_row_result=True)
@@ -57,8 +57,8 @@ def test_a_row_that_waits_as_a_correction_says_so_in_its_result_not_on_its_objec
     assert not result.has_validation_errors(), row_errors(result)
     assert [row.as_correction for row in result.rows] == [True]
     assert own_attributes(written(result)[0]) == set()
-    assert Question.objects.get(pk=question.pk).text != "Corrigée ?"
-    assert question.corrections.get().data["text"] == "Corrigée ?"
+    assert Question.objects.get(pk=question.pk).text != "Corrigée\u202f?"
+    assert question.corrections.get().data["text"] == "Corrigée\u202f?"
 
 
 def test_an_import_leaves_nothing_of_its_own_on_the_cards_it_writes(db, reviewer):

@@ -88,8 +88,8 @@ def read(user):
 
 
 def export_file(user):
-    make_question("echelle", text="Exportée ?")
-    return "Exportée ?" in export(browser(user), "question", "0").decode("utf-8")
+    make_question("echelle", text="Exportée\u202f?")
+    return "Exportée\u202f?" in export(browser(user), "question", "0").decode("utf-8")
 
 
 def create(user):
@@ -98,27 +98,27 @@ def create(user):
     page = client.get(url, {"kind": "echelle"})
     if page.status_code != 200:
         return False
-    data = form_data(page, text="Question créée ?", difficulty="1", step="1", _save="1")
+    data = form_data(page, text="Question créée\u202f?", difficulty="1", step="1", _save="1")
     for i, text in enumerate(["Un", "Deux", "Trois", "Quatre"]):
         data[f"propositions-{i}-text"] = text
         data[f"propositions-{i}-position"] = str(i + 1)
     data["propositions-0-is_right"] = "on"
     client.post(url, data)
-    return Question.objects.filter(text="Question créée ?").exists()
+    return Question.objects.filter(text="Question créée\u202f?").exists()
 
 
 def edit_draft(user):
     question = make_question("echelle", status=Status.REVIEW)
-    post_form(browser(user), change_url(question), text="Modifiée ?")
-    return live(question).text == "Modifiée ?"
+    post_form(browser(user), change_url(question), text="Modifiée\u202f?")
+    return live(question).text == "Modifiée\u202f?"
 
 
 def propose_correction(user):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
-    post_form(browser(user), change_url(question), text="Corrigée ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
+    post_form(browser(user), change_url(question), text="Corrigée\u202f?")
     pending = question.corrections.filter(state=CorrectionState.PENDING).first()
-    return live(question).text == "Corrigée ?" or (
-        pending is not None and pending.data["text"] == "Corrigée ?")
+    return live(question).text == "Corrigée\u202f?" or (
+        pending is not None and pending.data["text"] == "Corrigée\u202f?")
 
 
 def import_file(user):
@@ -148,9 +148,9 @@ def publish(user):
 
 
 def _corrected_by(author):
-    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu ?")
+    question = make_question("echelle", status=Status.PUBLISHED, text="En jeu\u202f?")
     services.content_save(obj=question, data={**snapshots.of_object(question),
-                                              "text": "Corrigée ?"},
+                                              "text": "Corrigée\u202f?"},
                           user=author, as_correction=True)
     return question
 
@@ -162,7 +162,7 @@ def publish_correction(user):
     page = client.get(change_url(question))
     client.post(reverse("admin:cms_question_correction_publish", args=[question.pk]),
                 form_data(page) if page.status_code == 200 else {})
-    return live(question).text == "Corrigée ?"
+    return live(question).text == "Corrigée\u202f?"
 
 
 def _discard(user, question):
@@ -209,19 +209,19 @@ def delete_others_or_published(user):
 
 
 def restore(user):
-    question = make_question("echelle", text="Ancienne ?")
+    question = make_question("echelle", text="Ancienne\u202f?")
     author = someone_else()
     services.content_save(obj=question, data=snapshots.of_object(question) | {
-        "text": "Intermédiaire ?"}, user=author)
+        "text": "Intermédiaire\u202f?"}, user=author)
     services.content_save(obj=live(question), data=snapshots.of_object(live(question)) | {
-        "text": "Récente ?"}, user=author)
+        "text": "Récente\u202f?"}, user=author)
     old = Version.objects.get_for_object(question).order_by("pk").first()
     post_form(browser(user), reverse("admin:cms_question_revision", args=[question.pk, old.pk]))
-    return live(question).text == "Intermédiaire ?"
+    return live(question).text == "Intermédiaire\u202f?"
 
 
 def recover(user):
-    question = make_question("echelle", text="Supprimée ?", created_by=someone_else())
+    question = make_question("echelle", text="Supprimée\u202f?", created_by=someone_else())
     pk = question.pk
     services.content_delete(obj=question, user=User.objects.create_superuser("chef", "", "x"))
     [version] = Version.objects.get_deleted(Question)
