@@ -40,3 +40,22 @@ def test_the_theme_field_suggests_the_game_s_themes_and_takes_a_new_one(page, li
     expect(suggestions).to_have_text(["Géologie"])
     field.fill("Art")
     expect(suggestions).to_have_count(0)  # a new theme for this game: nothing to suggest
+
+
+def test_the_theme_list_shows_each_theme_with_its_questions(page, live_server, editor,
+                                                            reviewer):
+    for name in ("Géographie", "Géographie", "Cinéma"):
+        theme(editor, name, "echelle")
+
+    log_in(page, live_server, reviewer.username)
+    page.goto(f"{live_server.url}/admin/cms/theme/?game=millionnaire")
+    rows = page.locator("#result_list tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.filter(has_text="Géographie")).to_contain_text("2")
+    page.screenshot(path=screenshot_path("theme-list"), full_page=False)
+
+    rows.filter(has_text="Géographie").locator("a").first.click()
+    page.fill("#id_name", "Géographie du monde")
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_be_visible()
+    expect(rows.filter(has_text="Géographie du monde")).to_contain_text("2")

@@ -71,7 +71,8 @@ def test_the_second_of_two_editors_is_refused_and_keeps_their_text(client, edito
     second.force_login(editor)
     first_page = form_data(first.get(change_url(question)), text="Version du relecteur\u202f?",
                            _save="1")
-    second_page = form_data(second.get(change_url(question)), text="Version de la rédactrice\u202f?",
+    second_page = form_data(second.get(change_url(question)),
+                            text="Version de la rédactrice\u202f?",
                             _save="1")
 
     assert first.post(change_url(question), first_page).status_code == 302

@@ -170,7 +170,8 @@ def test_publishing_a_correction_written_on_an_older_version_is_refused(editor, 
     with pytest.raises(services.CorrectionOutdated) as refusal:
         services.correction_publish(obj=question, user=reviewer)
 
-    assert [(c.before, c.after) for c in refusal.value.changes] == [("Avant\u202f?", "Importé\u202f?")]
+    assert [(c.before, c.after) for c in refusal.value.changes] == [
+        ("Avant\u202f?", "Importé\u202f?")]
     assert (live(question).text, live(question).theme) == ("Importé\u202f?", "")
     assert question.corrections.get().state == CorrectionState.PENDING
 

@@ -147,7 +147,8 @@ def test_restoring_a_card_brings_back_its_question_order(editor_client):
 
 
 def test_a_deleted_question_can_be_recovered(editor_client, editor):
-    question = make_question("echelle", text="Quel peintre a signé «\u202fLes Nymphéas\u202f»\u202f?",
+    question = make_question("echelle",
+                             text="Quel peintre a signé «\u202fLes Nymphéas\u202f»\u202f?",
                              created_by=editor,
                              propositions=[("Monet", True, False), ("Manet", False, False),
                                            ("Degas", False, False), ("Renoir", False, False)])

@@ -266,7 +266,8 @@ def test_confirming_writes_the_file_and_says_how_many_rows(editor_client, mixed_
     assert done.status_code == 200
     assert ("Import terminé : 2 ajouté(s), 1 modifié(s), 1 inchangé(s)."
             in page_text(done))
-    assert Question.objects.get(ref="existante-b").text == "Quelle est la préfecture de l’Aude\u202f?"
+    assert Question.objects.get(ref="existante-b").text == (
+        "Quelle est la préfecture de l’Aude\u202f?")
     new = Question.objects.get(ref="nouvelle-1")
     assert (new.kind, new.step, new.difficulty, new.status) == ("echelle", 2, 2, Status.DRAFT)
     assert [(p.position, p.is_right) for p in new.propositions.all()] == [
