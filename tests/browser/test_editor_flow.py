@@ -17,7 +17,8 @@ TEXTS = {
     3: "En quelle année a eu lieu la bataille de Marignan ?",
     4: "Quel élément chimique a pour symbole W ?",
 }
-NEW_TEXT = "Quel mathématicien a démontré le dernier théorème de Fermat en 1994 ?"
+# Typed with French typography, as the site stores it (U+202F before « ? »).
+NEW_TEXT = "Quel mathématicien a démontré le dernier théorème de Fermat en 1994\u202f?"
 
 
 def pick_question(page, row, text):

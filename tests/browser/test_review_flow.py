@@ -10,9 +10,10 @@ from tests.builders import make_question
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
-LIVE = "Quel fleuve traverse Lyon ?"
-REVIEWER_TEXT = "Quels fleuves traversent Lyon ?"
-EDITOR_TEXT = "Quel fleuve se jette dans le Rhône à Lyon ?"
+# Typed with French typography, as the site stores it (U+202F before « ? »).
+LIVE = "Quel fleuve traverse Lyon\u202f?"
+REVIEWER_TEXT = "Quels fleuves traversent Lyon\u202f?"
+EDITOR_TEXT = "Quel fleuve se jette dans le Rhône à Lyon\u202f?"
 
 
 def test_a_stale_save_is_refused_then_the_correction_waits_for_review(
