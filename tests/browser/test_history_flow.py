@@ -9,7 +9,8 @@ from tests.builders import make_question
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
 
-FIRST = "Quel navigateur portugais a le premier doublé le cap de Bonne-Espérance ?"
+# Typed with French typography, as the site stores it (U+202F before « ? »).
+FIRST = "Quel navigateur portugais a le premier doublé le cap de Bonne-Espérance\u202f?"
 SECOND = "Texte écrasé par erreur"
 
 
