@@ -77,6 +77,11 @@ class PlateauAdminSite(admin.AdminSite):
             *super().get_urls(),
         ]
 
+    def index(self, request, extra_context=None):
+        from .review import home_context  # reads the models, which import after the site
+
+        return super().index(request, {**home_context(request.user), **(extra_context or {})})
+
     def autocomplete_view(self, request):
         return QuestionAwareAutocomplete.as_view(admin_site=self)(request)
 
