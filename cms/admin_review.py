@@ -219,6 +219,14 @@ class ReviewMixin:
             format_html_join(", ", '<a href="{}">{}</a>',
                              ((self._url("change", quote(c.pk)), c) for c in copies))))
 
+    @staticmethod
+    def _previewed(form) -> dict | None:
+        """Return the changes the page previewed: a confirmation is of what was shown."""
+        try:
+            return signing.loads(form.cleaned_data["previewed"], salt=BULK_SALT)
+        except signing.BadSignature:
+            return None
+
     @admin.action(description=gettext_lazy("Modifier en groupe (thème, difficulté, palier, "
                                             "type)"), permissions=["bulk_edit"])
     def bulk_edit(self, request, queryset):
@@ -228,8 +236,7 @@ class ReviewMixin:
         rows = None
         if form.is_bound and form.is_valid():
             changes = form.changes()
-            signed = signing.dumps(changes, salt=BULK_SALT)
-            if "_bulk_confirm" in request.POST and form.cleaned_data["previewed"] == signed:
+            if "_bulk_confirm" in request.POST and self._previewed(form) == changes:
                 try:
                     saved = services.questions_bulk_edit(questions=questions, changes=changes,
                                                          user=request.user)
@@ -253,7 +260,7 @@ class ReviewMixin:
             rows = services.questions_bulk_preview(questions=questions, changes=changes,
                                                    user=request.user)
             form.data = form.data.copy()
-            form.data["previewed"] = signed
+            form.data["previewed"] = signing.dumps(changes, salt=BULK_SALT)
         return self._page(request, "admin/cms/bulk_edit.html", None,
                           _("Modifier en groupe"), form=form, rows=rows, objects=questions,
                           selected=[q.pk for q in questions],

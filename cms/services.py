@@ -1178,6 +1178,13 @@ def _reasons(refusal: ValidationError) -> list[str]:
         return [str(r) for r in refusal.reasons]
     if isinstance(refusal, StaleEdit):
         return [refusal.describe(in_form=False)]
+    if hasattr(refusal, "error_dict"):
+        fields = {f.name: f.verbose_name for f in Question._meta.get_fields()
+                  if hasattr(f, "verbose_name")}
+        return [_("%(field)s : %(why)s") % {"field": str(fields[name]).capitalize(),
+                                                "why": message} if name in fields else message
+                for name, errors in refusal.error_dict.items()
+                for message in ValidationError(errors).messages]
     return [str(m) for m in refusal.messages]
 
 
@@ -1193,8 +1200,10 @@ def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
     for question in questions:
         before = shown_state(question)
         after = {**before, **changes}
-        rows.append(BulkRow(
-            question, snapshots.diff(Question, before, after),
-            new_errors(snapshot_problems(question, after), snapshot_problems(question, before)),
-            refused_by_pk.get(question.pk, [])))
+        refusal = refused_by_pk.get(question.pk, [])
+        # What is refused is not judged further (a step off every ladder has no band).
+        broken = [] if refusal else new_errors(snapshot_problems(question, after),
+                                               snapshot_problems(question, before))
+        rows.append(BulkRow(question, snapshots.diff(Question, before, after), broken,
+                            refusal))
     return rows

@@ -22,8 +22,7 @@ from cms.models import (
 )
 from tests.admin_forms import change_url, changelist_url, save
 from tests.builders import make_card, make_question
-# A browser of its own each (the client fixtures share one: the last login wins).
-from tests.cms.test_roles import browser as logged_in
+from tests.cms.test_roles import browser as logged_in  # a client each: fixtures share one
 
 pytestmark = pytest.mark.django_db
 
