@@ -26,6 +26,7 @@ BULK_SALT = "plateau.bulk-edit"
 
 
 class RequestChangesForm(forms.Form):
+    prefix = "review"  # the change page holds the content's own fields too
     reason = forms.CharField(
         label=gettext_lazy("Ce qu’il faut corriger"), max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -34,6 +35,7 @@ class RequestChangesForm(forms.Form):
 
 
 class CommentForm(forms.Form):
+    prefix = "comment"
     text = forms.CharField(label=gettext_lazy("Nouveau commentaire"), max_length=2000,
                            widget=forms.Textarea(attrs={"rows": 3}))
 
@@ -137,7 +139,7 @@ class ReviewMixin:
     def request_changes_page(self, request, objects, *, action: bool = False):
         if not services.can_publish(request.user, self.model):
             raise PermissionDenied
-        form = RequestChangesForm(request.POST if "reason" in request.POST else None)
+        form = RequestChangesForm(request.POST if "review-reason" in request.POST else None)
         if form.is_bound and form.is_valid():
             done = 0
             for obj in objects:

@@ -64,7 +64,7 @@ def with_correction(editor, *, text="Quel fleuve traverse Lyon, corrigé ?"):
 def test_a_reviewer_sends_content_in_review_back_to_draft_with_the_reason_as_a_comment(
         reviewer_client, reviewer, editor):
     question = in_review(editor)
-    response = reviewer_client.post(url(question, "request_changes"), {"reason": REASON})
+    response = reviewer_client.post(url(question, "request_changes"), {"review-reason": REASON})
     assert response.status_code == 302
     assert live(question).status == Status.DRAFT
     comment = question.comments.get()
@@ -86,7 +86,7 @@ def test_an_editor_may_not_ask_for_corrections(editor_client, editor):
     question = in_review(editor)
     with pytest.raises(PermissionDenied):
         services.request_changes(obj=question, user=editor, reason=REASON)
-    response = editor_client.post(url(question, "request_changes"), {"reason": REASON})
+    response = editor_client.post(url(question, "request_changes"), {"review-reason": REASON})
     assert response.status_code == 403
     assert live(question).status == Status.REVIEW
     assert not Comment.objects.exists()
@@ -104,7 +104,7 @@ def test_a_returned_correction_stays_pending_and_waits_for_its_author(reviewer, 
     question = with_correction(editor)
     assert [row.obj for row in services_queue(reviewer)] == [question]
 
-    reviewer_client.post(url(question, "request_changes"), {"reason": REASON})
+    reviewer_client.post(url(question, "request_changes"), {"review-reason": REASON})
 
     correction = question.corrections.get()
     assert correction.state == CorrectionState.PENDING  # returned, not discarded
@@ -144,7 +144,7 @@ def test_a_reviewer_sends_several_back_from_the_list(reviewer_client, editor):
     untouched = in_review(editor)
     response = reviewer_client.post(changelist_url(Question), {
         "action": "request_changes", "_selected_action": [first.pk, second.pk],
-        "index": "0", "reason": REASON})
+        "index": "0", "review-reason": REASON})
     assert response.status_code == 302
     assert [live(q).status for q in (first, second, untouched)] == [
         Status.DRAFT, Status.DRAFT, Status.REVIEW]
@@ -166,7 +166,7 @@ def test_the_list_action_asks_for_the_reason_first(reviewer_client, editor):
 def test_an_editor_comments_and_the_comment_is_shown_escaped(editor_client, editor):
     card = make_card("coup-de-maitre", created_by=editor)
     text = "<script>alert('x')</script> Question 3 trop facile ?"
-    response = editor_client.post(url(card, "comment_add"), {"text": text})
+    response = editor_client.post(url(card, "comment_add"), {"comment-text": text})
     assert response.status_code == 302
     comment = card.comments.get()
     assert (comment.text, comment.author, comment.kind) == (text, editor, CommentKind.NOTE)
@@ -181,7 +181,7 @@ def test_a_reader_reads_comments_but_writes_none(reader_client, editor):
     page = reader_client.get(change_url(question))
     assert "Source à vérifier." in text_of(page)
     assert 'id="plateau-comment-form"' not in page.content.decode()
-    response = reader_client.post(url(question, "comment_add"), {"text": "Moi aussi"})
+    response = reader_client.post(url(question, "comment_add"), {"comment-text": "Moi aussi"})
     assert response.status_code == 403
     comment = question.comments.get()
     assert reader_client.post(url(question, "comment_resolve", comment.pk)).status_code == 403
@@ -194,7 +194,7 @@ def live_comment(comment):
 
 def test_an_empty_comment_is_refused_and_nothing_written(editor_client):
     question = make_question("echelle", step=1, difficulty=1)
-    editor_client.post(url(question, "comment_add"), {"text": "   "})
+    editor_client.post(url(question, "comment_add"), {"comment-text": "   "})
     assert not question.comments.exists()
 
 
