@@ -1034,7 +1034,8 @@ def import_correction_error(*, user, obj) -> ValidationError | None:
 def request_changes(*, obj, user, reason: str) -> Comment:
     """Send content in review, or a pending correction, back to its author with a reason.
 
-    Content in review goes back to draft; a pending correction stays as it is, returned to
+    Content in review goes back to draft (a card with its questions in review); a pending
+    correction stays as it is, returned to
     its author (it leaves the review queue until its author saves it again), never
     discarded. The reason is kept as an open « demande de corrections » comment, and in
     the history of content sent back to draft.
@@ -1048,8 +1049,12 @@ def request_changes(*, obj, user, reason: str) -> Comment:
     with transaction.atomic():
         obj = type(obj).objects.select_for_update().get(pk=obj.pk)
         if obj.status == Status.REVIEW:
+            # A card's questions in review were sent with it: they come back with it.
+            questions = [slot.question for slot in obj.ordered_slots()
+                         if slot.question.status == Status.REVIEW] if isinstance(
+                obj, Card) else []
             with reversion.create_revision():
-                _move([obj], Status.DRAFT, user, site_text(
+                _move([obj, *questions], Status.DRAFT, user, site_text(
                     gettext_noop("Corrections demandées : %(reason)s"), reason=reason))
         elif obj.pending_correction() is None:
             raise StatusRefused(messages=[_(

@@ -301,3 +301,22 @@ def test_a_reviewer_sees_a_cards_correction_slot_by_slot_with_the_three_decision
     # The author sees the banner, without the reviewer's decisions.
     mine = editor_client.get(change_url(card)).content.decode()
     assert 'id="plateau-correction"' in mine and 'id="plateau-request-changes"' not in mine
+
+
+def test_a_card_sent_back_takes_its_questions_in_review_with_it(reviewer, editor):
+    card = make_card("coup-de-maitre", status=Status.REVIEW, created_by=editor)
+    services.request_changes(obj=card, user=reviewer, reason=REASON)
+    assert live(card).status == Status.DRAFT
+    assert {q.status for q in card_questions(card)} == {Status.DRAFT}
+    assert services_queue(reviewer) == []
+    assert [c.text for c in card.comments.all()] == [REASON]
+
+
+def test_the_history_lists_the_comments_with_who_resolved_them(reviewer_client, reviewer,
+                                                                editor):
+    question = in_review(editor)
+    services.request_changes(obj=question, user=reviewer, reason=REASON)
+    services.comment_resolve(comment=question.comments.get(), user=editor)
+    page = text_of(reviewer_client.get(url(question, "history")))
+    assert "Demande de corrections : " + REASON in page
+    assert "(redactrice)" in page.split("Commentaires")[-1]
