@@ -111,7 +111,8 @@ class ReviewMixin:
     def render_change_form(self, request, context, add=False, change=False, form_url="",
                            obj=None):
         live = context.get("live")
-        if live is not None and not getattr(request, "plateau_recover", None):
+        if live is not None and not context.get("is_popup") and not getattr(
+                request, "plateau_recover", None):
             user = request.user
             comments = list(live.comments.select_related("author", "resolved_by"))
             context.update({
@@ -196,7 +197,11 @@ class ReviewMixin:
         obj = self._object_or_404(request, object_id)
         if request.method != "POST":
             return self._back(obj)
-        copy = services.content_duplicate(obj=obj, user=request.user)
+        try:
+            copy = services.content_duplicate(obj=obj, user=request.user)
+        except ValidationError as refusal:
+            messages.error(request, _("Pas de copie : %(why)s") % {"why": _why(refusal)})
+            return self._back(obj)
         forget_reports(request)
         messages.success(request, _("Copie créée en brouillon, avec une nouvelle référence : "
                                     "« %(obj)s ».") % {"obj": copy})
@@ -212,8 +217,16 @@ class ReviewMixin:
     @admin.action(description=gettext_lazy("Dupliquer (copies en brouillon)"),
                   permissions=["duplicate"])
     def duplicate(self, request, queryset):
-        copies = [services.content_duplicate(obj=obj, user=request.user) for obj in queryset]
+        copies = []
+        for obj in queryset:
+            try:
+                copies.append(services.content_duplicate(obj=obj, user=request.user))
+            except ValidationError as refusal:
+                messages.error(request, _("« %(obj)s » n’est pas copié : %(why)s") % {
+                    "obj": obj, "why": _why(refusal)})
         forget_reports(request)
+        if not copies:
+            return
         messages.success(request, format_html(
             "{} {}", ngettext("%(n)s copie créée en brouillon :",
                               "%(n)s copies créées en brouillon :", len(copies))

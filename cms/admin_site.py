@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from .games import GAMES
+from .review import home_context
 from .rules import validate_game
 from .validation import euros
 
@@ -78,8 +79,6 @@ class PlateauAdminSite(admin.AdminSite):
         ]
 
     def index(self, request, extra_context=None):
-        from .review import home_context  # reads the models, which import after the site
-
         return super().index(request, {**home_context(request.user), **(extra_context or {})})
 
     def autocomplete_view(self, request):

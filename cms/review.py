@@ -42,7 +42,7 @@ class Row:
         return str(self.obj.spec.label)
 
 
-def _open_comments(model):
+def _open_comments():
     return Count("comments", filter=Q(comments__resolved_at__isnull=True), distinct=True)
 
 
@@ -77,14 +77,14 @@ def review_queue(user) -> list[Row]:
         owner = model._meta.model_name
         in_review = (model.objects.filter(status=Status.REVIEW)
                      .select_related("updated_by", "created_by")
-                     .annotate(open_comments=_open_comments(model)))
+                     .annotate(open_comments=_open_comments()))
         rows += [Row(obj, "review", obj.updated_at, obj.updated_by or obj.created_by,
                      obj.open_comments, _url(obj)) for obj in in_review]
         corrections = (_returned_corrections(owner).filter(**{f"{owner}__isnull": False},
                                                            returned=False)
                        .select_related(owner, "updated_by"))
         counts = dict(model.objects.filter(corrections__in=corrections)
-                      .annotate(open_comments=_open_comments(model))
+                      .annotate(open_comments=_open_comments())
                       .values_list("pk", "open_comments"))
         rows += [Row(c.target, "correction", c.updated_at, c.updated_by,
                      counts.get(c.target.pk, 0), _url(c.target)) for c in corrections]
@@ -102,7 +102,7 @@ def my_drafts(user) -> list[Row]:
         owner = model._meta.model_name
         drafts = (model.objects.filter(Q(created_by=user) | Q(updated_by=user),
                                        status=Status.DRAFT)
-                  .annotate(open_comments=_open_comments(model),
+                  .annotate(open_comments=_open_comments(),
                             reason=Subquery(_open_requests(owner).values("text")[:1])))
         rows += [Row(obj, "draft", obj.updated_at, obj.updated_by, obj.open_comments,
                      _url(obj), obj.reason or "") for obj in drafts]
@@ -111,7 +111,7 @@ def my_drafts(user) -> list[Row]:
                             **{f"{owner}__isnull": False}, returned=True)
                     .select_related(owner, "updated_by"))
         counts = dict(model.objects.filter(corrections__in=returned)
-                      .annotate(open_comments=_open_comments(model))
+                      .annotate(open_comments=_open_comments())
                       .values_list("pk", "open_comments"))
         rows += [Row(c.target, "correction", c.updated_at, c.updated_by,
                      counts.get(c.target.pk, 0), _url(c.target), c.request) for c in returned]
