@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from . import services
 from .admin_site import forget_reports
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
-from .models import CommentKind, Question, Status, question_kinds
+from .models import COMMENT_MAX_LENGTH, CommentKind, Question, Status, question_kinds
 
 # The list actions this module adds to ContentAdmin.
 REVIEW_ACTIONS = ["request_changes", "duplicate", "bulk_edit"]
@@ -28,7 +28,7 @@ BULK_SALT = "plateau.bulk-edit"
 class RequestChangesForm(forms.Form):
     prefix = "review"  # the change page holds the content's own fields too
     reason = forms.CharField(
-        label=gettext_lazy("Ce qu’il faut corriger"), max_length=2000,
+        label=gettext_lazy("Ce qu’il faut corriger"), max_length=COMMENT_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=gettext_lazy("Montré à l’auteur sur la page du contenu et dans « mes "
                                "brouillons », gardé comme commentaire."))
@@ -36,7 +36,7 @@ class RequestChangesForm(forms.Form):
 
 class CommentForm(forms.Form):
     prefix = "comment"
-    text = forms.CharField(label=gettext_lazy("Nouveau commentaire"), max_length=2000,
+    text = forms.CharField(label=gettext_lazy("Nouveau commentaire"), max_length=COMMENT_MAX_LENGTH,
                            widget=forms.Textarea(attrs={"rows": 3}))
 
 

@@ -4,7 +4,7 @@ import uuid
 
 import reversion
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.text import format_lazy
@@ -364,6 +364,9 @@ class Correction(models.Model):
         return self.question if self.question_id else self.card
 
 
+COMMENT_MAX_LENGTH = 2000
+
+
 class CommentKind(models.TextChoices):
     NOTE = "note", _("Commentaire")
     CHANGES_REQUESTED = "changes", _("Demande de corrections")
@@ -382,7 +385,8 @@ class Comment(models.Model):
                              on_delete=models.CASCADE, related_name="comments")
     kind = models.CharField(_("nature"), max_length=10, choices=CommentKind.choices,
                             default=CommentKind.NOTE)
-    text = models.TextField(_("commentaire"), max_length=2000)
+    text = models.TextField(_("commentaire"), max_length=COMMENT_MAX_LENGTH,
+                            validators=[MaxLengthValidator(COMMENT_MAX_LENGTH)])
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("auteur"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+")

@@ -320,3 +320,11 @@ def test_the_history_lists_the_comments_with_who_resolved_them(reviewer_client, 
     page = text_of(reviewer_client.get(url(question, "history")))
     assert "Demande de corrections : " + REASON in page
     assert "(redactrice)" in page.split("Commentaires")[-1]
+
+
+def test_a_comment_longer_than_the_limit_is_refused_whatever_the_door(editor):
+    question = make_question("echelle", step=1, difficulty=1)
+    with pytest.raises(ValidationError) as refusal:
+        services.comment_add(obj=question, user=editor, text="x" * 2001)
+    assert refusal.value.error_dict["text"][0].code == "max_length"
+    assert not question.comments.exists()
