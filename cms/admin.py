@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from . import search, selection, services, snapshots
 from .admin_history import SEEN_SALT, HistoryMixin
 from .admin_import import PlateauImportExportMixin
+from .admin_review import REVIEW_ACTIONS, ReviewMixin
 from .admin_site import forget_reports, reports_for
 from .admin_themes import THEME_HELP, theme_widget
 from .games import GAMES, KINDS, content_games, game_of
@@ -260,7 +261,7 @@ def rows_from(formset) -> list[dict]:
     return [row[2] for row in rows]
 
 
-class ContentAdmin(HistoryMixin, admin.ModelAdmin):
+class ContentAdmin(ReviewMixin, HistoryMixin, admin.ModelAdmin):
     """What the question and card admins share: edits through cms.services, the status
     workflow and corrections, problems on every page, history."""
 
@@ -272,7 +273,8 @@ class ContentAdmin(HistoryMixin, admin.ModelAdmin):
                            # difficulty, step: the digits 0 to 9 only, not ３ or +3
                            models.IntegerField: {"form_class": WholeNumberField},
                            models.ImageField: {"form_class": CheckedImageField}}
-    actions = ["send_to_review", "publish", "back_to_draft", "withdraw", "print_selection"]
+    actions = ["send_to_review", "publish", "back_to_draft", "withdraw", "print_selection",
+               *REVIEW_ACTIONS]
     list_per_page = 50
     save_on_top = True
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from .games import GAMES
+from .review import home_context
 from .rules import validate_game
 from .validation import euros
 
@@ -76,6 +77,9 @@ class PlateauAdminSite(admin.AdminSite):
                  name="cms_game_problems"),
             *super().get_urls(),
         ]
+
+    def index(self, request, extra_context=None):
+        return super().index(request, {**home_context(request.user), **(extra_context or {})})
 
     def autocomplete_view(self, request):
         return QuestionAwareAutocomplete.as_view(admin_site=self)(request)

@@ -4,7 +4,7 @@ import uuid
 
 import reversion
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.text import format_lazy
@@ -399,3 +399,62 @@ class Correction(models.Model):
     @property
     def target(self):
         return self.question if self.question_id else self.card
+
+
+COMMENT_MAX_LENGTH = 2000
+
+
+class CommentKind(models.TextChoices):
+    NOTE = "note", _("Commentaire")
+    CHANGES_REQUESTED = "changes", _("Demande de corrections")
+
+
+class Comment(models.Model):
+    """A remark on a question or card, open until someone resolves it.
+
+    A « demande de corrections » is the reason a Relecteur sent content back to its author;
+    comments belong to the content, not to a version: they stay across edits and corrections.
+    """
+
+    question = models.ForeignKey(Question, verbose_name=_("question"), null=True, blank=True,
+                                 on_delete=models.CASCADE, related_name="comments")
+    card = models.ForeignKey(Card, verbose_name=_("carte"), null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="comments")
+    kind = models.CharField(_("nature"), max_length=10, choices=CommentKind.choices,
+                            default=CommentKind.NOTE)
+    text = models.TextField(_("commentaire"), max_length=COMMENT_MAX_LENGTH,
+                            validators=[MaxLengthValidator(COMMENT_MAX_LENGTH)])
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("auteur"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(_("écrit le"), auto_now_add=True, db_index=True)
+    resolved_at = models.DateTimeField(_("résolu le"), null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("résolu par"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("commentaire")
+        verbose_name_plural = _("commentaires")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(question__isnull=False, card__isnull=True)
+                | Q(question__isnull=True, card__isnull=False),
+                name="comment_on_one_thing",
+                violation_error_code="comment_target",
+                violation_error_message=_("Un commentaire porte sur une question ou une carte."),
+            ),
+        ]
+
+    def __str__(self):
+        text = " ".join(self.text.split())
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    @property
+    def target(self):
+        return self.question if self.question_id else self.card
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None

@@ -36,12 +36,15 @@ from .models import (
     STATUS_RANK,
     Card,
     CardQuestion,
+    Comment,
+    CommentKind,
     Correction,
     CorrectionState,
     Proposition,
     Question,
     Status,
     Theme,
+    new_ref,
 )
 from .rules import validate_game
 from .typography import typeset
@@ -1285,3 +1288,187 @@ def _retheme(*, game: str, keys: set[str], keep: Theme, name: str, user) -> Them
         refresh_search(questions=[q.pk for q in questions]
                        + [c.question_id for c in corrections])
     return keep
+# --- review: sending back, comments -------------------------------------------------------
+
+
+def request_changes(*, obj, user, reason: str) -> Comment:
+    """Send content in review, or a pending correction, back to its author with a reason.
+
+    Content in review goes back to draft (a card with its questions in review); a pending
+    correction stays as it is, returned to
+    its author (it leaves the review queue until its author saves it again), never
+    discarded. The reason is kept as an open « demande de corrections » comment, and in
+    the history of content sent back to draft.
+    """
+    if not can_publish(user, type(obj)):
+        raise PermissionDenied
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": ValidationError(
+            _("Dites ce qu’il faut corriger."), code="reason_missing")})
+    with transaction.atomic():
+        obj = type(obj).objects.select_for_update().get(pk=obj.pk)
+        if obj.status == Status.REVIEW:
+            # A card's questions in review were sent with it: they come back with it.
+            questions = [slot.question for slot in obj.ordered_slots()
+                         if slot.question.status == Status.REVIEW] if isinstance(
+                obj, Card) else []
+            with reversion.create_revision():
+                _move([obj, *questions], Status.DRAFT, user, site_text(
+                    gettext_noop("Corrections demandées : %(reason)s"), reason=reason))
+        elif obj.pending_correction() is None:
+            raise StatusRefused(messages=[_(
+                "Ni en relecture ni corrigé : il n’y a rien à renvoyer à son auteur.")])
+        return _comment(obj, user, reason, CommentKind.CHANGES_REQUESTED)
+
+
+def _comment(obj, user, text: str, kind: str) -> Comment:
+    comment = Comment(**{type(obj).__name__.lower(): obj}, kind=kind, text=text,
+                      author=user if getattr(user, "pk", None) else None)
+    comment.full_clean()
+    comment.save()
+    return comment
+
+
+def can_comment(user, model) -> bool:
+    """Editors and reviewers write comments and resolve them; readers read them."""
+    return can_edit(user, model)
+
+
+def comment_add(*, obj, user, text: str) -> Comment:
+    """Add a comment to a question or card."""
+    if not can_comment(user, type(obj)):
+        raise PermissionDenied
+    text = (text or "").strip()
+    if not text:
+        raise ValidationError({"text": ValidationError(
+            _("Le commentaire est vide."), code="comment_empty")})
+    return _comment(obj, user, text, CommentKind.NOTE)
+
+
+def comment_resolve(*, comment: Comment, user) -> Comment:
+    """Mark a comment resolved (once: resolving it again changes nothing)."""
+    if not can_comment(user, type(comment.target)):
+        raise PermissionDenied
+    if comment.resolved_at is None:
+        comment.resolved_at = timezone.now()
+        comment.resolved_by = user if getattr(user, "pk", None) else None
+        comment.save(update_fields=["resolved_at", "resolved_by"])
+    return comment
+
+
+# --- duplicates ---------------------------------------------------------------------------
+
+
+def content_duplicate(*, obj, user) -> Question | Card:
+    """Copy a question (with its propositions) or a card (with copies of its questions, a
+    question sitting on one card only) as new drafts with new references.
+
+    The copy is of what editors see: the pending correction, if any, else the live content.
+    A duel card's copy has no twin.
+    """
+    if not can_duplicate(user, type(obj)):
+        raise PermissionDenied
+    with transaction.atomic():
+        return _duplicate(type(obj).objects.get(pk=obj.pk), user)
+
+
+def can_duplicate(user, model) -> bool:
+    """Copies are new content: who creates questions (and cards, for a card) may copy."""
+    return _perm(user, "add", model) and _perm(user, "add", Question)
+
+
+def _duplicate(obj, user) -> Question | Card:
+    data = {k: v for k, v in shown_state(obj).items() if k != "status"}
+    data["ref"] = new_ref()
+    if isinstance(obj, Card):
+        data["pair"] = None
+        data["slots"] = [_duplicate(Question.objects.get(pk=pk), user).pk
+                         for pk in data["slots"]]
+    comment = site_text(gettext_noop("Copie de « %(ref)s »"), ref=obj.ref)
+    return _save(type(obj)(), data, user, comment=comment).obj
+
+
+# --- bulk edits ---------------------------------------------------------------------------
+
+BULK_FIELDS = ("theme", "difficulty", "step", "kind")
+
+
+@dataclass
+class BulkRow:
+    """What a bulk edit does to one question: the changes, the errors it brings, or why
+    it is refused."""
+
+    question: Question
+    changes: list[snapshots.Change]
+    new_errors: list[Problem] = field(default_factory=list)
+    refusal: list[str] = field(default_factory=list)
+
+
+def questions_bulk_edit(*, questions: Sequence[Question], changes: dict, user) -> list[Saved]:
+    """Set the same fields on many questions, each written as its own edit would be
+    (history kept, published content corrected through a correction), all or nothing.
+
+    Raises EditRefused naming every question refused; nothing is written then.
+    """
+    with transaction.atomic():
+        saved, refused = _bulk_write(questions, changes, user)
+        if refused:
+            raise EditRefused(messages=[
+                _("« %(obj)s » : %(why)s") % {"obj": question, "why": " · ".join(why)}
+                for question, why in refused.items()])
+    return saved
+
+
+def _bulk_write(questions, changes: dict, user) -> tuple[list[Saved], dict[Question, list[str]]]:
+    """Write each question's edit; return what was saved and why others were refused."""
+    changes = {k: v for k, v in changes.items() if k in BULK_FIELDS}
+    saved, refused = [], {}
+    for question in questions:
+        question = Question.objects.get(pk=question.pk)
+        data = {**shown_state(question), **changes}
+        data.pop("status")
+        try:
+            saved.append(content_save(obj=question, data=data, user=user, comment=site_text(
+                gettext_noop("Modification groupée"))))
+        except PermissionDenied:
+            refused[question] = [_("vous n’avez pas le droit de le modifier.")]
+        except ValidationError as refusal:
+            refused[question] = _reasons(refusal)
+    return saved, refused
+
+
+def _reasons(refusal: ValidationError) -> list[str]:
+    if isinstance(refusal, Refused):
+        return [str(r) for r in refusal.reasons]
+    if isinstance(refusal, StaleEdit):
+        return [refusal.describe(in_form=False)]
+    if hasattr(refusal, "error_dict"):
+        fields = {f.name: f.verbose_name for f in Question._meta.get_fields()
+                  if hasattr(f, "verbose_name")}
+        return [_("%(field)s : %(why)s") % {"field": str(fields[name]).capitalize(),
+                                                "why": message} if name in fields else message
+                for name, errors in refusal.error_dict.items()
+                for message in ValidationError(errors).messages]
+    return [str(m) for m in refusal.messages]
+
+
+def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
+                           user) -> list[BulkRow]:
+    """Return what `questions_bulk_edit` would change and break, writing nothing."""
+    changes = {k: v for k, v in changes.items() if k in BULK_FIELDS}
+    with transaction.atomic():
+        _saved, refused = _bulk_write(questions, changes, user)
+        transaction.set_rollback(True)
+    refused_by_pk = {question.pk: why for question, why in refused.items()}
+    rows = []
+    for question in questions:
+        before = shown_state(question)
+        after = {**before, **changes}
+        refusal = refused_by_pk.get(question.pk, [])
+        # What is refused is not judged further (a step off every ladder has no band).
+        broken = [] if refusal else new_errors(snapshot_problems(question, after),
+                                               snapshot_problems(question, before))
+        rows.append(BulkRow(question, snapshots.diff(Question, before, after), broken,
+                            refusal))
+    return rows
