@@ -57,8 +57,9 @@ def record(objects: Iterable[Question | Card] = (), *, games: Iterable[str] = ()
         if obj is None or obj.pk is None:
             continue
         key = (obj.pk, None) if isinstance(obj, Question) else (None, obj.pk)
-        for slug in {_game_of(obj.kind), *extra} - {None}:
-            rows[slug].add(key)
+        for slug in {_game_of(obj.kind), *extra}:
+            if slug is not None:
+                rows[slug].add(key)
     for slug in whole:
         rows[slug].add((None, None))
     with transaction.atomic():

@@ -15,8 +15,10 @@ connection sees, whichever process wrote it.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 
 from django.db import connection
 from django.db.models import Q
@@ -67,11 +69,10 @@ report = KEPT.report
 forget = KEPT.forget
 
 
-def _question_order(question: Question) -> tuple:
-    """Order questions as `load_game` does (the model's ordering: kind, step, id)."""
+def _question_order() -> Callable[[Question], tuple]:
+    """Return the key that orders questions as `load_game` does (kind, step, id)."""
     nulls_last = connection.features.nulls_order_largest
-    return (question.kind, (question.step is None) == nulls_last, question.step or 0,
-            question.pk)
+    return lambda q: (q.kind, (q.step is None) == nulls_last, q.step or 0, q.id)
 
 
 class KeptReport:
@@ -82,6 +83,9 @@ class KeptReport:
         self.generation = generation
         content = load_game(slug)
         self.questions = {q.pk: q for q in content.questions}
+        # In the model's order, kept so as questions change (Python's order of the kinds'
+        # names, which a database's collation may not follow: no rule depends on it).
+        self.ordered = sorted(content.questions, key=_question_order())
         self.cards = {c.pk: c for c in content.cards}
         self.propositions: dict[int, list[PropositionRow]] = dict(content.propositions)
         self.card_questions: dict[int, list[Question]] = dict(content.card_questions)
@@ -97,14 +101,13 @@ class KeptReport:
                 self.own[rule.name] = _by_target(rule.check(content))
             elif rule.kept is not None:
                 self.kept[rule.name] = rule.kept(content)
-                self.wide[rule.name] = self.kept[rule.name].update(content, set())
+                self.wide[rule.name] = self.kept[rule.name].update(content, {})
             else:
                 self.wide[rule.name] = rule.check(content)
         self.report = self._assemble()
 
     def content(self) -> GameContent:
-        return GameContent(GAMES[self.slug], list(self.cards.values()),
-                           sorted(self.questions.values(), key=_question_order),
+        return GameContent(GAMES[self.slug], list(self.cards.values()), self.ordered,
                            self.propositions, self.card_questions, self.placed, self.answers)
 
     def catch_up(self, changed: change_log.Changes, now: Generation) -> bool:
@@ -117,6 +120,7 @@ class KeptReport:
             return False
         part = load_part(self.slug, questions=questions, cards=cards)
         self._replace(part, questions, cards)
+        now_questions = {pk: self.questions.get(pk) for pk in questions}
         keys = {("question", pk) for pk in questions} | {("card", pk) for pk in cards}
         content = self.content()
         for rule in rules.RULES:
@@ -126,7 +130,7 @@ class KeptReport:
                     own.pop(key, None)
                 own.update(_by_target(rule.check(part)))
             elif rule.name in self.kept:
-                self.wide[rule.name] = self.kept[rule.name].update(content, questions)
+                self.wide[rule.name] = self.kept[rule.name].update(content, now_questions)
             else:
                 self.wide[rule.name] = rule.check(content)
         self.generation = now
@@ -143,13 +147,14 @@ class KeptReport:
         cards |= set(CardQuestion.objects.filter(question__in=list(changed.questions))
                      .values_list("card_id", flat=True))
         # A card's twin reads its title, colour and twin; a twin released reads them too.
-        twins = {c.pair_id for pk in changed.cards if (c := self.cards.get(pk)) is not None}
+        twins: set[int | None] = {c.pair_id for pk in changed.cards
+                                  if (c := self.cards.get(pk)) is not None}
         twins |= {c.pk for c in self.cards.values() if c.pair_id in changed.cards}
         for pk, pair in Card.objects.filter(Q(pk__in=list(changed.cards))
                                             | Q(pair__in=list(changed.cards))
                                             ).values_list("pk", "pair_id"):
             twins |= {pk, pair}
-        cards |= twins - {None}
+        cards |= {pk for pk in twins if pk is not None}
         # Whether a question is on a card is part of its own problems.
         questions = set(changed.questions)
         questions |= {q.pk for pk in changed.cards for q in self.card_questions.get(pk, [])}
@@ -159,8 +164,14 @@ class KeptReport:
 
     def _replace(self, part: GameContent, questions: set[int], cards: set[int]) -> None:
         """Put the part's objects in place of what the kept content had of them."""
+        order = _question_order()
         for pk in questions:
-            self.questions.pop(pk, None)
+            former = self.questions.pop(pk, None)
+            if former is not None:
+                at = bisect.bisect_left(self.ordered, order(former), key=order)
+                if self.ordered[at] is not former:
+                    raise RuntimeError(f"{self.slug}: the kept questions lost their order")
+                del self.ordered[at]
             self.propositions.pop(pk, None)
             self.answers.pop(pk, None)
             self.placed.discard(pk)
@@ -170,6 +181,8 @@ class KeptReport:
                 if self.holder.get(question.pk) == pk:
                     del self.holder[question.pk]
         self.questions.update((q.pk, q) for q in part.questions)
+        for question in part.questions:
+            bisect.insort(self.ordered, question, key=order)
         self.propositions.update(part.propositions)
         self.answers.update(part.answers)
         self.placed |= part.placed

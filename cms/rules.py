@@ -9,11 +9,12 @@ not load ReportLab to validate a form, and no app adds to this list at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 from .games import content_games
+from .models import Question
 from .selectors import load_game
 from .validation import (
     GameContent,
@@ -42,7 +43,9 @@ class KeptRule(Protocol):
 
     def __init__(self, content: GameContent) -> None: ...
 
-    def update(self, content: GameContent, changed: set[int]) -> list[Problem]: ...
+    def update(self, content: GameContent,
+               changed: Mapping[int, Question | None]) -> list[Problem]:
+        """Take the changed questions (by pk, as they now are; None: gone), return problems."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class Rule:
     # Advice rather than a verdict on what is printed: `check_game(advisory=False)` skips it.
     advisory: bool = False
     scope: str = GAME
-    # For a GAME rule, a cheaper way to keep its problems as questions change (pks given).
+    # For a GAME rule, a cheaper way to keep its problems up to date as questions change.
     kept: Callable[[GameContent], KeptRule] | None = None
 
 

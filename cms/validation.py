@@ -659,7 +659,10 @@ def check_ladder(game: GameSpec, questions: list[Question]) -> list[Problem]:
     problems = []
     steps = sorted(by_step)
     for lower, upper in itertools.pairwise(steps):
-        upper_average, lower_average = mean(by_step[upper]), mean(by_step[lower])
+        # Whole numbers: their sum over their count is the correctly rounded mean, as
+        # statistics.mean gives it, without its exact fractions (a large ladder's cost).
+        upper_average = sum(by_step[upper]) / len(by_step[upper])
+        lower_average = sum(by_step[lower]) / len(by_step[lower])
         if upper_average < lower_average:
             problems.append(Problem.of(
                 "ladder_difficulty_down", ERROR, None, game.slug,
@@ -745,18 +748,26 @@ class KeptDuplicates:
     def __init__(self, content: GameContent):
         self.index = SimilarTexts()
         self.questions: dict[int, Question] = {}
-        self.update(content, {q.pk for q in content.questions})
+        self.images: dict[int, Question] = {}  # the questions whose answer must not repeat
+        self.update(content, {q.pk: q for q in content.questions})
 
-    def update(self, content: GameContent, changed: set[int]) -> list[Problem]:
-        """Take the changed questions (by pk) as `content` now has them; return the problems."""
-        now = {q.pk: q for q in content.questions if q.pk in changed}
-        for pk in changed:
+    def update(self, content: GameContent,
+               changed: Mapping[int, Question | None]) -> list[Problem]:
+        """Take the changed questions (by pk; None: gone); return the rule's problems."""
+        texts = {}
+        for pk, question in changed.items():
             self.questions.pop(pk, None)
-        self.questions.update(now)
-        texts = {pk: q.text for pk, q in now.items() if not q.spec.needs_image}
-        self.index.update(texts, removed=changed - texts.keys())
+            self.images.pop(pk, None)
+            if question is None:
+                continue
+            self.questions[pk] = question
+            if question.spec.needs_image:
+                self.images[pk] = question
+            else:
+                texts[pk] = question.text
+        self.index.update(texts, removed=changed.keys() - texts.keys())
         return [*_text_duplicates(content.game, self.index, self.questions),
-                *_answer_duplicates(content.game, content.questions)]
+                *_answer_duplicates(content.game, self.images.values())]
 
 
 def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]:
@@ -782,14 +793,16 @@ def _text_duplicates(game: GameSpec, index: SimilarTexts, by_key: Mapping) -> li
     return problems
 
 
-def _answer_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]:
-    # Mystery images share one prompt: the answer is what must not repeat.
+def _answer_duplicates(game: GameSpec, questions: Iterable[Question]) -> list[Problem]:
+    # Mystery images share one prompt: the answer is what must not repeat. The oldest
+    # question keeps it; the later ones are warned.
     problems = []
     answers = defaultdict(list)
     for question in questions:
         if question.spec.needs_image and question.answer.strip():
             answers[normalise(question.answer)].append(question)
     for same in answers.values():
+        same.sort(key=lambda q: (q.pk is None, q.pk or 0))
         for question in same[1:]:
             problems.append(Problem.of("duplicate_answer", WARNING, question, game.slug,
                                        params={"other": same[0].ref},
