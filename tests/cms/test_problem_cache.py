@@ -12,7 +12,7 @@ from django.db import transaction
 from django.urls import reverse
 from reversion.models import Version
 
-from cms import report_store
+from cms import change_log, report_store
 from cms.formats import CSVFormat
 from cms.models import Question, Status
 from cms.resources import QuestionResource
@@ -285,3 +285,35 @@ def test_the_message_after_a_save_names_the_problems_the_save_made(editor_client
     listed = editor_client.get(changelist_url(Question), {"game": "millionnaire",
                                                           "problems": "errors"})
     assert "✖ 1" in listed.content.decode()
+
+
+def test_a_question_moved_to_another_game_leaves_the_first_one(editor, other):
+    question = make_question("echelle", step=1, difficulty=1)
+    warm("millionnaire", other)
+    warm("prendre-sa-place", other)
+
+    content_save(obj=question, data=edited(question, kind="qualifs", step=None),
+                 user=editor, token=str(question.version))
+
+    assert question.pk not in {key[1] for key in other.report("millionnaire")._by_target
+                               if key}
+    assert_current("millionnaire", other)
+    assert_current("prendre-sa-place", other)
+
+
+def test_a_process_far_behind_the_log_checks_the_game_again(editor, other, monkeypatch):
+    first = make_question("echelle", step=1, difficulty=1)
+    second = make_question("echelle", step=1, difficulty=1)
+    warm("millionnaire", other)
+    monkeypatch.setattr(change_log, "KEEP", 2)
+
+    # The first change is out of the log by the time the process behind reads it.
+    content_save(obj=first, data=edited(first, step=14), user=editor,
+                 token=str(first.version))
+    for step in (2, 3):
+        second.refresh_from_db()
+        content_save(obj=second, data=edited(second, step=step), user=editor,
+                     token=str(second.version))
+
+    assert "step_difficulty_band" in codes_about(first, other)
+    assert_current("millionnaire", other)
