@@ -15,9 +15,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from . import report_store
 from .games import GAMES
 from .review import home_context
-from .rules import validate_game
 from .validation import euros
 
 
@@ -42,10 +42,10 @@ def describe_value(value, labels=None) -> str:
 
 
 def reports_for(request, slug: str):
-    """Return the validation report of a game, computed once per request."""
+    """Return the validation report of a game, read once per request from its kept report."""
     cache = request.__dict__.setdefault("_plateau_reports", {})
     if slug not in cache:
-        cache[slug] = validate_game(slug)
+        cache[slug] = report_store.report(slug)
     return cache[slug]
 
 

@@ -458,3 +458,41 @@ class Comment(models.Model):
     @property
     def is_open(self) -> bool:
         return self.resolved_at is None
+class ContentGeneration(models.Model):
+    """How many writes a game's content has seen, and a stamp naming the last one.
+
+    Written in the same transaction as each write (`cms.change_log`): the admin's kept reports
+    (`cms.report_store`) compare it with the one they were computed at.
+    """
+
+    game = models.SlugField(_("jeu"), max_length=50, unique=True)
+    number = models.PositiveIntegerField(_("numéro"), default=0)
+    # Random, so that a generation rolled back and written again is never taken for the
+    # one a report was computed at.
+    stamp = models.CharField(_("marque"), max_length=32)
+
+    class Meta:
+        verbose_name = _("génération du contenu")
+        verbose_name_plural = _("générations du contenu")
+
+    def __str__(self):
+        return f"{self.game} #{self.number}"
+
+
+class ContentChange(models.Model):
+    """A question or card one generation of a game changed (neither: the whole game)."""
+
+    game = models.SlugField(_("jeu"), max_length=50)
+    generation = models.PositiveIntegerField(_("génération"))
+    stamp = models.CharField(_("marque"), max_length=32)
+    # Plain numbers, not foreign keys: a deletion is a change too.
+    question_id = models.PositiveIntegerField(_("question"), null=True, blank=True)
+    card_id = models.PositiveIntegerField(_("carte"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("changement du contenu")
+        verbose_name_plural = _("changements du contenu")
+        indexes = [models.Index(fields=["game", "generation"], name="change_game_generation")]
+
+    def __str__(self):
+        return f"{self.game} #{self.generation}"

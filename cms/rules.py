@@ -9,13 +9,16 @@ not load ReportLab to validate a form, and no app adds to this list at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from .games import content_games
+from .models import Question
 from .selectors import load_game
 from .validation import (
     GameContent,
+    KeptDuplicates,
     Problem,
     Report,
     check_calibration,
@@ -26,6 +29,24 @@ from .validation import (
     check_question,
 )
 
+# What a rule's problems depend on, for the admin's kept reports (`cms.report_store`):
+# OBJECT: a question's problems on that question and its relations (propositions, whether it
+# is on a card, its answers in play), a card's on that card, its questions in order and its
+# twin, so only the changed objects are checked again; GAME: on the whole game, so the rule
+# runs again over the whole game after each change.
+OBJECT = "object"
+GAME = "game"
+
+
+class KeptRule(Protocol):
+    """A game-wide rule's problems, kept up to date as questions change."""
+
+    def __init__(self, content: GameContent) -> None: ...
+
+    def update(self, content: GameContent,
+               changed: Mapping[int, Question | None]) -> list[Problem]:
+        """Take the changed questions (by pk, as they now are; None: gone), return problems."""
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -35,6 +56,9 @@ class Rule:
     check: Callable[[GameContent], list[Problem]]
     # Advice rather than a verdict on what is printed: `check_game(advisory=False)` skips it.
     advisory: bool = False
+    scope: str = GAME
+    # For a GAME rule, a cheaper way to keep its problems up to date as questions change.
+    kept: Callable[[GameContent], KeptRule] | None = None
 
 
 def each_question(content: GameContent) -> list[Problem]:
@@ -82,13 +106,13 @@ def printable_at_default_size(content: GameContent) -> list[Problem]:
 # the fit of what it draws itself, and the game-wide advice (near-duplicates, coverage)
 # costs the most on a large library.
 RULES: tuple[Rule, ...] = (
-    Rule("question", each_question),
-    Rule("card", each_card),
+    Rule("question", each_question, scope=OBJECT),
+    Rule("card", each_card, scope=OBJECT),
     Rule("ladder", ladder),
-    Rule("duplicates", duplicates, advisory=True),
+    Rule("duplicates", duplicates, advisory=True, kept=KeptDuplicates),
     Rule("coverage", coverage, advisory=True),
-    Rule("calibration", calibration, advisory=True),
-    Rule("printable", printable_at_default_size, advisory=True),
+    Rule("calibration", calibration, advisory=True, scope=OBJECT),
+    Rule("printable", printable_at_default_size, advisory=True, scope=OBJECT),
 )
 
 

@@ -33,6 +33,15 @@ def load_game(slug: str) -> GameContent:
                  Card.objects.filter(kind__in=kinds) if game.card_kinds else None)
 
 
+def load_part(slug: str, *, questions: set[int], cards: set[int]) -> GameContent:
+    """Load these questions and cards of a game (by pk; others are left out), as `load_game`
+    would: what a kept report checks again after a change."""
+    game = GAMES[slug]
+    kinds = [k.slug for k in game.kinds]
+    return _load(game, Question.objects.filter(kind__in=kinds, pk__in=list(questions)),
+                 Card.objects.filter(kind__in=kinds, pk__in=list(cards)))
+
+
 def load_some(slug: str, kind: str, *, limit: int | None, published_only: bool = True,
               refs=None) -> GameContent:
     """Load the first `limit` cards or questions of one kind (None: all), as `load_game` would.

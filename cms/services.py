@@ -29,7 +29,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 from reversion.models import Version
 
-from . import search, snapshots
+from . import change_log, search, snapshots
 from .games import GAMES, KINDS
 from .images import CleanImage, clean_image, read_upload, store_clean_image
 from .models import (
@@ -346,6 +346,7 @@ def _write_live(obj, data: dict, user) -> None:
     """Write a snapshot onto the live row, its propositions or slots, and its version."""
     model = type(obj)
     former_pair = None if obj._state.adding or model is Question else obj.pair_id
+    former_game = None if obj._state.adding else obj.game.slug
     snapshots.apply_fields(obj, data)
     if obj._state.adding:
         if obj.created_by_id is None:
@@ -374,6 +375,7 @@ def _write_live(obj, data: dict, user) -> None:
                 raise ValidationError({"pair": ValidationError(
                     _("La carte jumelle n’existe plus."), code="pair_gone")})
             _pair(obj, partner)
+    change_log.record([obj], games=[former_game] if former_game else [])
 
 
 def _write_propositions(question: Question, wanted: list[Proposition]) -> None:
@@ -411,7 +413,9 @@ def _pair(card: Card, partner: Card | None) -> None:
     keep = [c.pk for c in (card, partner) if c is not None]
     # The other cards change too; the card's own write is counted by its caller.
     bump = {"version": F("version") + 1}
-    Card.objects.filter(pair__in=keep).exclude(pk__in=keep).update(pair=None, **bump)
+    released = Card.objects.filter(pair__in=keep).exclude(pk__in=keep)
+    change_log.record([card, partner, *released.only("pk", "kind")])
+    released.update(pair=None, **bump)
     Card.objects.filter(pk=card.pk).update(pair=partner)
     card.pair = partner
     if partner is not None:
@@ -593,6 +597,7 @@ def _settle(obj, user) -> list[str]:
         item.status = Status.DRAFT
         item.version += 1
         item.save(update_fields=["status", "version", "updated_at"])
+        change_log.record([item])
         if item is not obj:
             _keep(item, user, note)
             note = _("Carte « %(card)s » : %(note)s") % {"card": item, "note": note}
@@ -762,6 +767,7 @@ def _move(objects, status, user, comment: str = "") -> list[Question | Card]:
         item.save()
         _keep(item, user, comment or site_text(gettext_noop("Statut : %(status)s"),
                                                status=Status(status).label))
+    change_log.record(items)
     return items
 
 
@@ -813,6 +819,7 @@ def withdraw(*, obj, user, reason: str) -> list[Question | Card]:
             item.updated_by = user
             item.save()
             _keep(item, user, comment)
+        change_log.record(items)
     return items
 
 
@@ -832,6 +839,7 @@ def content_delete(*, obj, user) -> None:
         cards = ([s.card for s in obj.slots.select_related("card")]
                  if isinstance(obj, Question) else [])
         with guard({obj.game.slug}):
+            change_log.record([obj, *cards])
             obj.delete()
             for card in cards:
                 # The card lost a question: a page open on it is now out of date.
@@ -1113,6 +1121,7 @@ def questions_write_many(
     _propositions_many(updated, replace=True)
     cards = CardQuestion.objects.filter(question__in=[q.pk for q, _p in updated])
     refresh_search(cards=cards.values_list("card", flat=True))
+    change_log.record([q for q, _p in [*created, *updated]])
 
 
 def _propositions_many(written, *, replace: bool) -> None:
@@ -1139,6 +1148,7 @@ def card_write(*, card: Card, user) -> None:
     typeset_card(card)
     card.save()
     refresh_search(cards=[card.pk])
+    change_log.record([card])
 
 
 def card_compose(*, card: Card, questions: Sequence[Question | int], user=None,
@@ -1152,9 +1162,10 @@ def card_compose(*, card: Card, questions: Sequence[Question | int], user=None,
     with transaction.atomic(), reversion.create_revision():
         _check_slots(card, pks, movable=movable)
         if [s.question_id for s in card.ordered_slots()] != pks:
-            moved_from = set(CardQuestion.objects.filter(question__in=pks).exclude(card=card)
-                             .values_list("card", flat=True))
-            CardQuestion.objects.filter(question__in=pks).exclude(card=card).delete()
+            taken = CardQuestion.objects.filter(question__in=pks).exclude(card=card)
+            moved_from = set(taken.values_list("card", flat=True))
+            change_log.record([card, *Card.objects.filter(pk__in=moved_from).only("pk", "kind")])
+            taken.delete()
             _write_slots(card, pks)
             refresh_search(cards=[card.pk, *moved_from])
         if user is not None:

@@ -659,7 +659,10 @@ def check_ladder(game: GameSpec, questions: list[Question]) -> list[Problem]:
     problems = []
     steps = sorted(by_step)
     for lower, upper in itertools.pairwise(steps):
-        upper_average, lower_average = mean(by_step[upper]), mean(by_step[lower])
+        # Whole numbers: their sum over their count is the correctly rounded mean, as
+        # statistics.mean gives it, without its exact fractions (a large ladder's cost).
+        upper_average = sum(by_step[upper]) / len(by_step[upper])
+        lower_average = sum(by_step[lower]) / len(by_step[lower])
         if upper_average < lower_average:
             problems.append(Problem.of(
                 "ladder_difficulty_down", ERROR, None, game.slug,
@@ -676,35 +679,109 @@ def normalise(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", bare))
 
 
-def similar_pairs(texts: dict, threshold: float = NEAR_DUPLICATE_THRESHOLD):
-    """Yield (a, b, similarity) for keys whose word sets overlap at least `threshold`.
+class SimilarTexts:
+    """Pairs of texts whose word sets overlap at least `threshold`, kept as texts change.
 
-    Prefix filtering keeps this near-linear: two sets with Jaccard >= t must share a word
-    among the rarest |x| - ceil(t*|x|) + 1 words of each.
+    A text x meets another y with Jaccard >= t only if they share one of any
+    |x| - ceil(t*|x|) + 1 words of x: each changed text is compared only with the texts
+    holding its rarest such words (an index by word), never with the whole game.
     """
-    words = {key: set(normalise(text).split()) for key, text in texts.items()}
-    frequency = Counter(word for ws in words.values() for word in ws)
-    index: dict[str, list] = defaultdict(list)
-    for key, ws in words.items():
-        if not ws:
-            continue
-        ordered = sorted(ws, key=lambda w: (frequency[w], w))
-        prefix = ordered[: len(ws) - math.ceil(threshold * len(ws)) + 1]
-        candidates = {other for word in prefix for other in index[word]}
-        for other in candidates:
-            union = len(ws | words[other])
-            similarity = len(ws & words[other]) / union
-            if similarity >= threshold:
-                yield other, key, similarity
-        for word in prefix:
-            index[word].append(key)
+
+    def __init__(self, threshold: float = NEAR_DUPLICATE_THRESHOLD):
+        self.threshold = threshold
+        self.words: dict[Any, frozenset[str]] = {}
+        self.holders: dict[str, set] = defaultdict(set)  # word -> keys of the texts
+        self.pairs: dict[Any, dict[Any, float]] = defaultdict(dict)  # key -> {other: sim}
+
+    def update(self, texts: Mapping[Any, str], removed: Iterable = ()) -> None:
+        """Set these texts (by key) and forget the `removed` keys, then find their pairs."""
+        for key in [*texts, *removed]:
+            for other in self.pairs.pop(key, {}):
+                self.pairs[other].pop(key, None)
+                if not self.pairs[other]:
+                    del self.pairs[other]
+            for word in self.words.pop(key, ()):
+                self.holders[word].discard(key)
+        for key, text in texts.items():
+            words = frozenset(normalise(text).split())
+            self.words[key] = words
+            for word in words:
+                self.holders[word].add(key)
+        for key in texts:
+            self._pair(key)
+
+    def _pair(self, key) -> None:
+        words = self.words[key]
+        if not words:
+            return
+        prefix = sorted(words, key=lambda w: (len(self.holders[w]), w))[
+            : len(words) - math.ceil(self.threshold * len(words)) + 1]
+        for other in {o for word in prefix for o in self.holders[word]} - {key}:
+            union = len(words | self.words[other])
+            similarity = len(words & self.words[other]) / union
+            if similarity >= self.threshold:
+                self.pairs[key][other] = self.pairs[other][key] = similarity
+
+    def each_pair(self):
+        """Yield (a, b, similarity) once for each pair, in the order the texts came."""
+        order = {key: n for n, key in enumerate(self.words)}
+        for key, others in self.pairs.items():
+            for other, similarity in others.items():
+                if order[other] < order[key]:
+                    yield other, key, similarity
+
+
+def similar_pairs(texts: dict, threshold: float = NEAR_DUPLICATE_THRESHOLD):
+    """Yield (a, b, similarity) for keys whose word sets overlap at least `threshold`."""
+    index = SimilarTexts(threshold)
+    index.update(texts)
+    yield from index.each_pair()
+
+
+class KeptDuplicates:
+    """The duplicates rule kept up to date as questions change (`cms.report_store`).
+
+    It finds the same problems as `check_duplicates` over the whole game, comparing only
+    the changed questions' texts with the others.
+    """
+
+    def __init__(self, content: GameContent):
+        self.index = SimilarTexts()
+        self.questions: dict[int, Question] = {}
+        self.images: dict[int, Question] = {}  # the questions whose answer must not repeat
+        self.update(content, {q.pk: q for q in content.questions})
+
+    def update(self, content: GameContent,
+               changed: Mapping[int, Question | None]) -> list[Problem]:
+        """Take the changed questions (by pk; None: gone); return the rule's problems."""
+        texts = {}
+        for pk, question in changed.items():
+            self.questions.pop(pk, None)
+            self.images.pop(pk, None)
+            if question is None:
+                continue
+            self.questions[pk] = question
+            if question.spec.needs_image:
+                self.images[pk] = question
+            else:
+                texts[pk] = question.text
+        self.index.update(texts, removed=changed.keys() - texts.keys())
+        return [*_text_duplicates(content.game, self.index, self.questions),
+                *_answer_duplicates(content.game, self.images.values())]
 
 
 def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]:
     """Warn about questions of one game that say the same thing twice."""
+    index = SimilarTexts()
+    by_key = {q.pk if q.pk is not None else id(q): q for q in questions}
+    index.update({key: q.text for key, q in by_key.items() if not q.spec.needs_image})
+    return [*_text_duplicates(game, index, by_key), *_answer_duplicates(game, questions)]
+
+
+def _text_duplicates(game: GameSpec, index: SimilarTexts, by_key: Mapping) -> list[Problem]:
     problems = []
-    texts = {q: q.text for q in questions if not q.spec.needs_image}
-    for first, second, similarity in similar_pairs(texts):
+    for first_key, second_key, similarity in index.each_pair():
+        first, second = by_key[first_key], by_key[second_key]
         exact = normalise(first.text) == normalise(second.text)
         for one, other in ((first, second), (second, first)):
             values = {"other_text": str(other)}
@@ -713,12 +790,19 @@ def check_duplicates(game: GameSpec, questions: list[Question]) -> list[Problem]
             problems.append(Problem.of("duplicate" if exact else "near_duplicate", WARNING,
                                        one, game.slug, params={"other": other.ref},
                                        values=values))
-    # Mystery images share one prompt: the answer is what must not repeat.
+    return problems
+
+
+def _answer_duplicates(game: GameSpec, questions: Iterable[Question]) -> list[Problem]:
+    # Mystery images share one prompt: the answer is what must not repeat. The oldest
+    # question keeps it; the later ones are warned.
+    problems = []
     answers = defaultdict(list)
     for question in questions:
         if question.spec.needs_image and question.answer.strip():
             answers[normalise(question.answer)].append(question)
     for same in answers.values():
+        same.sort(key=lambda q: (q.pk is None, q.pk or 0))
         for question in same[1:]:
             problems.append(Problem.of("duplicate_answer", WARNING, question, game.slug,
                                        params={"other": same[0].ref},

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from cms import change_log
 from cms.games import GAMES
 from cms.models import Question
 
@@ -168,5 +169,8 @@ def record(play: Play, events: list[Event]) -> None:
                     .order_by("-answered_at", "-pk").first())
             if last is not None:
                 Answer.objects.filter(pk=last.pk).update(overridden=True)
+    # Answers calibrate the questions: the editors' kept problems follow.
+    change_log.record_questions({e["question"] for e in events
+                                 if e["type"] in (ANSWERED, OVERRIDDEN)})
     library.mark_seen(play.browser, [e["question"] for e in events
                                      if e["type"] in (ANSWERED, SHOWN)])

@@ -167,6 +167,18 @@ def _site_language_after_each_test():
     translation.activate(django_settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def _no_report_kept_from_another_test():
+    # Each test builds its content in a database of its own (a transaction rolled back, or
+    # a flush): a report kept from the last test would be taken for this one's. The test
+    # builders write straight to the tables, where the change log does not follow them.
+    from cms import report_store
+
+    report_store.forget()
+    yield
+    report_store.forget()
+
+
 @contextmanager
 def made_once_per_run(tmp_path_factory, name: str) -> Iterator[Path]:
     """Yield the run's folder `name`, locked: the first process of the run to ask makes what
