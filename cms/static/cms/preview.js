@@ -1,0 +1,225 @@
+// The live preview beside a change form: the question or card as printing prints it,
+// refreshed as the editor types; the étoile's image with its panels, and its crop tool.
+"use strict";
+(function () {
+  const WAIT = 400; // ms after the last keystroke before asking for a new preview
+  const SVG = "http://www.w3.org/2000/svg";
+
+  function setUp() {
+    const aside = document.getElementById("plateau-printed");
+    const form = aside && aside.closest("form");
+    if (!aside || !form) return;
+    const status = aside.querySelector(".plateau-printed-status");
+    const problems = aside.querySelector(".plateau-printed-problems");
+    const faces = aside.querySelector(".plateau-printed-faces");
+    const note = aside.querySelector(".plateau-printed-note");
+    const etoile = setUpEtoile(aside.querySelector(".plateau-etoile"));
+    let timer = null;
+    let asked = 0;
+    let controller = null;
+
+    function formData() {
+      const data = new FormData(form);
+      // The preview prints the stored image: an upload is sent when the form is saved.
+      form.querySelectorAll("input[type=file]").forEach((input) => data.delete(input.name));
+      ["crop_x", "crop_y", "crop_w", "crop_h"].forEach((name) => data.delete(name));
+      return data;
+    }
+
+    function show(body) {
+      problems.replaceChildren();
+      faces.replaceChildren();
+      if (body.unavailable) {
+        status.textContent = body.unavailable;
+        problems.hidden = true;
+        note.hidden = true;
+        if (etoile) etoile.panels([]);
+        return;
+      }
+      (body.problems || []).forEach((message) => {
+        const item = document.createElement("li");
+        item.textContent = message;
+        problems.append(item);
+      });
+      problems.hidden = !problems.children.length;
+      status.textContent = problems.children.length ? body.product : aside.dataset.fits;
+      (body.faces || []).forEach((face) => {
+        const figure = document.createElement("figure");
+        const image = document.createElement("img");
+        image.src = face.src;
+        image.width = face.width;
+        image.height = face.height;
+        image.alt = `${body.product} — ${face.label}`;
+        image.className = "plateau-printed-face";
+        const caption = document.createElement("figcaption");
+        caption.textContent = face.label;
+        figure.append(image, caption);
+        faces.append(figure);
+      });
+      note.textContent = body.note || "";
+      note.hidden = !body.note;
+      if (etoile) etoile.panels(body.panels || []);
+    }
+
+    function refresh() {
+      const number = ++asked;
+      if (controller) controller.abort();
+      controller = new AbortController();
+      aside.classList.add("plateau-printed-busy");
+      status.textContent = aside.dataset.loading;
+      fetch(aside.dataset.url, {method: "POST", body: formData(), credentials: "same-origin",
+                                signal: controller.signal,
+                                headers: {"X-Requested-With": "XMLHttpRequest"}})
+        .then((response) => {
+          if (!response.ok) throw new Error(String(response.status));
+          return response.json();
+        })
+        .then((body) => {
+          if (number === asked) show(body);
+        })
+        .catch((error) => {
+          if (error.name !== "AbortError" && number === asked) {
+            status.textContent = aside.dataset.failed;
+          }
+        })
+        .finally(() => {
+          if (number === asked) aside.classList.remove("plateau-printed-busy");
+        });
+    }
+
+    function later(event) {
+      if (event.target.closest(".plateau-etoile")) return; // the crop tool is not the content
+      clearTimeout(timer);
+      timer = setTimeout(refresh, event.type === "change" ? 0 : WAIT);
+    }
+
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
+    // Rows added, removed or moved by the inlines' buttons.
+    form.addEventListener("click", (event) => {
+      if (event.target.closest(".add-row, .inline-deletelink, .plateau-move")) {
+        clearTimeout(timer);
+        timer = setTimeout(refresh, WAIT);
+      }
+    });
+    refresh();
+  }
+
+  // --- the étoile's image: its panels and the crop tool ---------------------------------
+
+  function setUpEtoile(section) {
+    if (!section) return null;
+    const frame = section.querySelector(".plateau-etoile-frame");
+    const svg = section.querySelector(".plateau-etoile-panels");
+    const toggle = section.querySelector(".plateau-panels-toggle");
+    const box = section.querySelector(".plateau-crop-box");
+    const width = Number(section.dataset.width);
+    const height = Number(section.dataset.height);
+    // The image is fitted whole in the square frame, its shape kept, as on the fiche.
+    const side = Math.max(width, height);
+    const offsetX = (side - width) / 2;
+    const offsetY = (side - height) / 2;
+
+    toggle.addEventListener("change", () => svg.toggleAttribute("hidden", !toggle.checked));
+
+    function panels(list) {
+      section.hidden = !list.length;
+      svg.replaceChildren();
+      list.forEach((panel) => {
+        const group = document.createElementNS(SVG, "g");
+        group.setAttribute("class", `plateau-panel plateau-panel-${panel.size}`);
+        const rect = document.createElementNS(SVG, "rect");
+        rect.setAttribute("x", panel.x * 1000);
+        rect.setAttribute("y", panel.y * 1000);
+        rect.setAttribute("width", panel.w * 1000);
+        rect.setAttribute("height", panel.h * 1000);
+        const label = document.createElementNS(SVG, "text");
+        label.setAttribute("x", (panel.x + panel.w / 2) * 1000);
+        label.setAttribute("y", (panel.y + panel.h / 2) * 1000);
+        label.setAttribute("text-anchor", "middle");
+        label.setAttribute("dominant-baseline", "central");
+        label.textContent = String(panel.number);
+        group.append(rect, label);
+        svg.append(group);
+      });
+    }
+
+    const inputs = ["crop_x", "crop_y", "crop_w", "crop_h"].map(
+      (name) => section.querySelector(`input[name=${name}]`));
+    if (!inputs[0]) return {panels};
+    const square = section.querySelector(".plateau-crop-square");
+    const submit = section.querySelector(".plateau-crop-submit");
+
+    function clamp(value, low, high) { return Math.min(Math.max(value, low), high); }
+
+    function read() {
+      return inputs.map((input) => Math.round(Number(input.value) || 0));
+    }
+
+    function write([x, y, w, h]) {
+      [x, y, w, h].forEach((value, index) => { inputs[index].value = value; });
+      draw();
+    }
+
+    function draw() {
+      const [x, y, w, h] = read();
+      const valid = w > 0 && h > 0 && x + w <= width && y + h <= height;
+      submit.disabled = !valid;
+      box.hidden = !(w > 0 && h > 0);
+      box.style.left = `${((x + offsetX) / side) * 100}%`;
+      box.style.top = `${((y + offsetY) / side) * 100}%`;
+      box.style.width = `${(w / side) * 100}%`;
+      box.style.height = `${(h / side) * 100}%`;
+    }
+
+    function imagePoint(event) {
+      const bounds = frame.getBoundingClientRect();
+      const x = ((event.clientX - bounds.left) / bounds.width) * side - offsetX;
+      const y = ((event.clientY - bounds.top) / bounds.height) * side - offsetY;
+      return [clamp(Math.round(x), 0, width), clamp(Math.round(y), 0, height)];
+    }
+
+    function rectangle(start, end) {
+      let w = Math.abs(end[0] - start[0]);
+      let h = Math.abs(end[1] - start[1]);
+      if (square.checked) w = h = Math.min(Math.max(w, h),
+        end[0] >= start[0] ? width - start[0] : start[0],
+        end[1] >= start[1] ? height - start[1] : start[1]);
+      const x = end[0] >= start[0] ? start[0] : start[0] - w;
+      const y = end[1] >= start[1] ? start[1] : start[1] - h;
+      return [x, y, w, h];
+    }
+
+    let start = null;
+    frame.addEventListener("pointerdown", (event) => {
+      start = imagePoint(event);
+      frame.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    });
+    frame.addEventListener("pointermove", (event) => {
+      if (start) write(rectangle(start, imagePoint(event)));
+    });
+    frame.addEventListener("pointerup", (event) => {
+      if (start) write(rectangle(start, imagePoint(event)));
+      start = null;
+    });
+
+    inputs.forEach((input, index) => input.addEventListener("input", () => {
+      if (square.checked && index >= 2) {
+        inputs[5 - index].value = input.value; // width and height stay equal
+      }
+      draw();
+    }));
+    square.addEventListener("change", () => {
+      if (square.checked) {
+        const [x, y, w, h] = read();
+        const size = Math.min(w, h);
+        write([x, y, size, size]);
+      }
+    });
+    draw();
+    return {panels};
+  }
+
+  window.addEventListener("load", setUp);
+})();
