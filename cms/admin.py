@@ -941,10 +941,10 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
         back = HttpResponseRedirect(reverse("admin:cms_question_change", args=[obj.pk]))
         labels = {"x": "x", "y": "y", "w": _("largeur"), "h": _("hauteur")}
         try:
-            box = tuple(whole_number(request.POST.get(f"crop_{name}", ""), field=label)
-                        for name, label in labels.items())
+            x, y, w, h = (whole_number(request.POST.get(f"crop_{name}", ""), field=label)
+                          for name, label in labels.items())
             saved = services.question_image_crop(
-                obj=obj, box=box, user=request.user,  # type: ignore[arg-type]
+                obj=obj, box=(x, y, w, h), user=request.user,
                 token=request.POST.get("plateau_token", ""), seen=seen_state_of(request.POST))
         except ValidationError as refusal:
             for _field, errors in refusal_errors(refusal):
@@ -958,7 +958,7 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
                                         "la version publiée reste en jeu."))
         else:
             messages.success(request, _("Image recadrée (%(w)s × %(h)s px) ; l’ancienne reste "
-                                        "dans l’historique.") % {"w": box[2], "h": box[3]})
+                                        "dans l’historique.") % {"w": w, "h": h})
         return back
 
     @admin.display(description=gettext_lazy("aperçu"))

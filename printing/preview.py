@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from PIL import Image
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
-from cms.games import GAMES, KINDS
+from cms.games import KINDS
 from cms.models import Card, CardQuestion, Proposition, Question, Status
 from cms.validation import GameContent, Problem, PropositionRow
 from cms.validators import MAX_DIGITS, WHOLE_NUMBER, plain_line_ends
@@ -222,11 +223,12 @@ class PreviewWriter(Writer):
     pen_class = MarkingPen
 
 
-def deck_for(kind: str) -> Deck:
+def deck_for(kind: str) -> tuple[Deck, Callable[[GameContent, Any], Any]]:
+    """Return the deck that prints a content kind, and how it reads its items."""
     game = KINDS[kind][0]
     for product in PRODUCTS.get(game.slug, {}).values():
-        if isinstance(product, Deck) and product.kind == kind:
-            return product
+        if isinstance(product, Deck) and product.kind == kind and product.to_item is not None:
+            return product, product.to_item
     raise PreviewUnavailable(_("Rien ne s’imprime pour ce type de contenu."))
 
 
@@ -281,12 +283,12 @@ def face_picture(document, side: str, page_index: int, placement: Placement,
 def print_edited(edited: Edited, *, include_drafts: bool,
                  options: PrintOptions = DEFAULT_OPTIONS, dpi: float = PREVIEW_DPI) -> Preview:
     """Print the edited card as a one-card selection would, and cut its faces out."""
-    deck = deck_for(edited.kind)
+    deck, to_item = deck_for(edited.kind)
     game = KINDS[edited.kind][0]
-    item = deck.to_item(content_of(edited), edited.source)  # type: ignore[misc]
+    item = to_item(content_of(edited), edited.source)
     entry = Selected(item, edited.source, deck_number(edited, include_drafts))
     out = io.BytesIO()
-    writer = PreviewWriter(out, title=f"{GAMES[game.slug].name} — {deck.label}",
+    writer = PreviewWriter(out, title=f"{game.name} — {deck.label}",
                            subject=_("Aperçu"), options=options, game_slug=game.slug, total=1)
     write_run(writer, Run([deck], [[entry]]))
     writer.save()

@@ -2,6 +2,7 @@
 
 import base64
 import io
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -86,3 +87,40 @@ def test_the_etoile_image_shows_its_fourteen_panels_and_a_crop_can_be_drawn(
     expect(page.locator(".messagelist")).to_contain_text("Image recadrée")
     question.refresh_from_db()
     assert (question.image.width, question.image.height) == (width, height)
+
+
+def test_a_new_question_is_previewed_on_a_card_of_its_kind_and_follows_the_kind(
+        page, live_server, editor):
+    log_in(page, live_server, editor.username)
+    page.goto(f"{live_server.url}/admin/cms/question/add/?kind=coup-de-maitre")
+    preview = page.locator("#plateau-printed")
+    expect(preview.locator(".plateau-printed-product")).to_have_text(
+        "Cartes « Coup de maître »")
+    expect(preview.locator(".plateau-printed-note")).to_contain_text("seule")
+    page.fill("#id_text", "Quel est le plus long fleuve de France ?")
+    rows = page.locator("#propositions-group tbody tr.form-row:not(.empty-form)")
+    rows.nth(0).locator("input[name$='-text']").fill("La Loire")
+    rows.nth(0).locator("input[name$='-is_right']").check()
+    rows.nth(1).locator("input[name$='-text']").fill("La Seine")
+    expect(preview).not_to_have_class(re.compile("plateau-printed-busy"))
+    expect(preview.locator(".plateau-printed-status")).to_contain_text("Tout le texte tient")
+    page.screenshot(path=screenshot_path("preview-new-question"), full_page=False)
+
+    page.select_option("#id_kind", "coup-fatal")
+    expect(preview.locator(".plateau-printed-product")).to_have_text("Cartes « Coup fatal »")
+    assert not Question.objects.exists()  # nothing saved by the preview
+
+
+def test_a_card_page_shows_its_card_and_can_show_it_larger(page, live_server, editor):
+    card = make_card("compet", title="Les océans")
+    log_in(page, live_server, editor.username)
+    page.goto(f"{live_server.url}/admin/cms/card/{card.pk}/change/")
+    preview = page.locator("#plateau-printed")
+    expect(preview.locator(".plateau-printed-faces img")).to_have_count(2)
+    page.fill("#id_title", "Les mers du globe")
+    expect(preview).not_to_have_class(re.compile("plateau-printed-busy"))
+    preview.get_by_role("button", name="Agrandir").click()
+    expect(preview.get_by_role("button", name="Réduire")).to_have_attribute(
+        "aria-pressed", "true")
+    assert preview.bounding_box()["width"] > 600
+    page.screenshot(path=screenshot_path("preview-card-large"), full_page=False)

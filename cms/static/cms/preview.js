@@ -4,6 +4,7 @@
 (function () {
   const WAIT = 400; // ms after the last keystroke before asking for a new preview
   const SVG = "http://www.w3.org/2000/svg";
+  const TYPED = "textarea, input:not([type]), input[type=text], input[type=number]";
 
   function setUp() {
     const aside = document.getElementById("plateau-printed");
@@ -13,8 +14,15 @@
     const problems = aside.querySelector(".plateau-printed-problems");
     const faces = aside.querySelector(".plateau-printed-faces");
     const note = aside.querySelector(".plateau-printed-note");
+    const product = aside.querySelector(".plateau-printed-product");
     const etoile = setUpEtoile(aside.querySelector(".plateau-etoile"));
-    let timer = null;
+    const zoom = aside.querySelector(".plateau-printed-zoom");
+    zoom.addEventListener("click", () => {
+      const large = aside.classList.toggle("plateau-printed-large");
+      zoom.setAttribute("aria-pressed", String(large));
+      zoom.textContent = large ? zoom.dataset.smaller : zoom.dataset.larger;
+    });
+    let timer = null; // set while a refresh waits for the editor to stop typing
     let asked = 0;
     let controller = null;
 
@@ -31,6 +39,7 @@
       faces.replaceChildren();
       if (body.unavailable) {
         status.textContent = body.unavailable;
+        product.textContent = "";
         problems.hidden = true;
         note.hidden = true;
         if (etoile) etoile.panels([]);
@@ -42,7 +51,8 @@
         problems.append(item);
       });
       problems.hidden = !problems.children.length;
-      status.textContent = problems.children.length ? body.product : aside.dataset.fits;
+      product.textContent = body.product;
+      status.textContent = problems.children.length ? "" : aside.dataset.fits;
       (body.faces || []).forEach((face) => {
         const figure = document.createElement("figure");
         const image = document.createElement("img");
@@ -62,6 +72,7 @@
     }
 
     function refresh() {
+      timer = null;
       const number = ++asked;
       if (controller) controller.abort();
       controller = new AbortController();
@@ -83,12 +94,17 @@
           }
         })
         .finally(() => {
-          if (number === asked) aside.classList.remove("plateau-printed-busy");
+          if (number === asked && timer === null) {
+            aside.classList.remove("plateau-printed-busy");
+          }
         });
     }
 
     function later(event) {
       if (event.target.closest(".plateau-etoile")) return; // the crop tool is not the content
+      // Typed text was sent as it was typed: leaving its field changes nothing more.
+      if (event.type === "change" && event.target.matches(TYPED)) return;
+      aside.classList.add("plateau-printed-busy"); // what is shown is already out of date
       clearTimeout(timer);
       timer = setTimeout(refresh, event.type === "change" ? 0 : WAIT);
     }
@@ -98,6 +114,7 @@
     // Rows added, removed or moved by the inlines' buttons.
     form.addEventListener("click", (event) => {
       if (event.target.closest(".add-row, .inline-deletelink, .plateau-move")) {
+        aside.classList.add("plateau-printed-busy");
         clearTimeout(timer);
         timer = setTimeout(refresh, WAIT);
       }
