@@ -139,6 +139,12 @@ def test_the_preview_shows_each_face_as_the_print_of_a_one_card_selection_prints
                    for candidate in upright_like(printed, face)) < 0.01
     # Upright, as every card and fiche is taller than wide (a fiche is turned on its sheet).
     assert all(face.height > face.width for face in shown)
+    if spec.is_card:
+        # The page of one of its questions shows the same card.
+        question = obj.ordered_slots()[-1].question
+        from_question = faces_of(editor_client.post(preview_url(question),
+                                                    question_form(question)))
+        assert difference(from_question["front"], faces["front"]) < 0.01
 
 
 # --- what the editor typed, unsaved --------------------------------------------------------
