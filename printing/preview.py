@@ -166,8 +166,8 @@ def edited_question(question: Question, rows: list[PropositionRow],
             "La question est montrée seule sur une carte de son type : elle n’est sur "
             "aucune carte."))
     card = slot.card
-    questions = [question if s.question_id == question.pk else s.question
-                 for s in card.ordered_slots()]
+    questions = [question if stored.pk == question.pk else stored
+                 for stored in questions_on(card)]
     propositions = stored_rows([q for q in questions if q.pk != question.pk])
     propositions[question.pk] = rows
     return Edited(card.kind, card, questions, propositions, card, note=_(
@@ -189,8 +189,14 @@ def card_posted(data, original: Card | None) -> Edited:
     return Edited(kind, card, questions, stored_rows(questions), original)
 
 
+def questions_on(card: Card) -> list[Question]:
+    """Return the questions a stored card holds, in order."""
+    return [slot.question for slot in
+            card.slots.select_related("question").order_by("position", "id")]
+
+
 def stored_card(original: Card) -> Edited:
-    questions = [slot.question for slot in original.ordered_slots()]
+    questions = questions_on(original)
     return Edited(original.kind, original, questions, stored_rows(questions), original)
 
 
