@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 from cms.models import Question
 from tests.browser.conftest import LIVE_DATABASE, log_in, screenshot_path
+from tests.browser.test_csp import ViolationLog
 from tests.builders import make_card, make_question
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
@@ -61,6 +62,7 @@ def test_the_etoile_image_shows_its_fourteen_panels_and_a_crop_can_be_drawn(
     card = make_card("etoile-mysterieuse", title="Étoile de test")
     question = card.ordered_slots()[0].question
     log_in(page, live_server, editor.username)
+    violations = ViolationLog(page)
     page.goto(f"{live_server.url}/admin/cms/question/{question.pk}/change/")
     etoile = page.locator(".plateau-etoile")
     expect(etoile).to_be_visible()
@@ -83,6 +85,8 @@ def test_the_etoile_image_shows_its_fourteen_panels_and_a_crop_can_be_drawn(
     height = int(etoile.locator("input[name=crop_h]").input_value())
     assert width == height > 100
     page.screenshot(path=screenshot_path("preview-etoile-crop"), full_page=False)
+    violations.collect()
+    assert violations.seen == []  # the faces' data: pictures, the crop box's placing
     etoile.locator(".plateau-crop-submit").click()
     expect(page.locator(".messagelist")).to_contain_text("Image recadrée")
     question.refresh_from_db()
