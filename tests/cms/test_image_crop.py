@@ -123,3 +123,11 @@ def test_a_reader_cannot_post_a_crop(reader_client):
     response = reader_client.post(crop_url(question), {"crop_x": "0", "crop_y": "0",
                                                        "crop_w": "10", "crop_h": "10"})
     assert response.status_code == 403
+
+
+def test_the_change_form_of_a_question_whose_image_file_is_gone_still_opens(editor_client):
+    question = etoile_question()
+    default_storage.delete(question.image.name)
+    page = editor_client.get(change_url(question))
+    assert page.status_code == 200
+    assert "plateau-etoile" in page.content.decode()  # shown once the picture loads: never

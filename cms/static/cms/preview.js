@@ -126,12 +126,30 @@
 
   function setUpEtoile(section) {
     if (!section) return null;
+    const picture = section.querySelector(".plateau-etoile-frame img");
+    let shown = [];
+    let ready = null; // the tool, once the picture's size is known
+    const etoile = {
+      panels(list) {
+        shown = list;
+        if (ready) ready.panels(list);
+      },
+    };
+    function start() {
+      if (!picture.naturalWidth) return; // the file is gone: nothing to show or crop
+      ready = etoileTool(section, picture.naturalWidth, picture.naturalHeight);
+      ready.panels(shown);
+    }
+    if (picture.complete) start();
+    else picture.addEventListener("load", start);
+    return etoile;
+  }
+
+  function etoileTool(section, width, height) {
     const frame = section.querySelector(".plateau-etoile-frame");
     const svg = section.querySelector(".plateau-etoile-panels");
     const toggle = section.querySelector(".plateau-panels-toggle");
     const box = section.querySelector(".plateau-crop-box");
-    const width = Number(section.dataset.width);
-    const height = Number(section.dataset.height);
     // The image is fitted whole in the square frame, its shape kept, as on the fiche.
     const side = Math.max(width, height);
     const offsetX = (side - width) / 2;
@@ -166,6 +184,9 @@
     if (!inputs[0]) return {panels};
     const square = section.querySelector(".plateau-crop-square");
     const submit = section.querySelector(".plateau-crop-submit");
+    const size = section.querySelector(".plateau-crop-size");
+    size.textContent = size.dataset.template.replace("%(w)s", width).replace("%(h)s", height);
+    [width, height, width, height].forEach((most, index) => { inputs[index].max = most; });
 
     function clamp(value, low, high) { return Math.min(Math.max(value, low), high); }
 
@@ -180,7 +201,7 @@
 
     function draw() {
       const [x, y, w, h] = read();
-      const valid = w > 0 && h > 0 && x + w <= width && y + h <= height;
+      const valid = w > 0 && h > 0 && x >= 0 && y >= 0 && x + w <= width && y + h <= height;
       submit.disabled = !valid;
       box.hidden = !(w > 0 && h > 0);
       box.style.left = `${((x + offsetX) / side) * 100}%`;
@@ -196,29 +217,31 @@
       return [clamp(Math.round(x), 0, width), clamp(Math.round(y), 0, height)];
     }
 
-    function rectangle(start, end) {
-      let w = Math.abs(end[0] - start[0]);
-      let h = Math.abs(end[1] - start[1]);
-      if (square.checked) w = h = Math.min(Math.max(w, h),
-        end[0] >= start[0] ? width - start[0] : start[0],
-        end[1] >= start[1] ? height - start[1] : start[1]);
-      const x = end[0] >= start[0] ? start[0] : start[0] - w;
-      const y = end[1] >= start[1] ? start[1] : start[1] - h;
+    function rectangle(from, to) {
+      let w = Math.abs(to[0] - from[0]);
+      let h = Math.abs(to[1] - from[1]);
+      if (square.checked) {
+        // As large as the drag, within the image on the side it goes.
+        w = h = Math.min(Math.max(w, h), to[0] >= from[0] ? width - from[0] : from[0],
+                         to[1] >= from[1] ? height - from[1] : from[1]);
+      }
+      const x = to[0] >= from[0] ? from[0] : from[0] - w;
+      const y = to[1] >= from[1] ? from[1] : from[1] - h;
       return [x, y, w, h];
     }
 
-    let start = null;
+    let from = null;
     frame.addEventListener("pointerdown", (event) => {
-      start = imagePoint(event);
+      from = imagePoint(event);
       frame.setPointerCapture(event.pointerId);
       event.preventDefault();
     });
     frame.addEventListener("pointermove", (event) => {
-      if (start) write(rectangle(start, imagePoint(event)));
+      if (from) write(rectangle(from, imagePoint(event)));
     });
     frame.addEventListener("pointerup", (event) => {
-      if (start) write(rectangle(start, imagePoint(event)));
-      start = null;
+      if (from) write(rectangle(from, imagePoint(event)));
+      from = null;
     });
 
     inputs.forEach((input, index) => input.addEventListener("input", () => {
@@ -230,8 +253,8 @@
     square.addEventListener("change", () => {
       if (square.checked) {
         const [x, y, w, h] = read();
-        const size = Math.min(w, h);
-        write([x, y, size, size]);
+        const least = Math.min(w, h);
+        write([x, y, least, least]);
       }
     });
     draw();
