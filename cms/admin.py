@@ -13,8 +13,8 @@ from django.db import models, transaction
 from django.db.models import Count, Exists, FloatField, OrderBy
 from django.db.models.functions import Cast, NullIf
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpResponseRedirect
-from django.urls import reverse
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
@@ -45,6 +45,7 @@ from .validators import (
     CheckedImageField,
     PlainTextField,
     WholeNumberField,
+    whole_number,
 )
 
 # --- filters ------------------------------------------------------------------------------
@@ -223,11 +224,15 @@ class ContentForm(forms.ModelForm):
         return cleaned
 
     def seen_state(self) -> dict | None:
-        try:
-            return signing.loads(self.data.get("plateau_seen") or "",
-                                 salt=SEEN_SALT) or None
-        except signing.BadSignature:
-            return None
+        return seen_state_of(self.data)
+
+
+def seen_state_of(data) -> dict | None:
+    """Return the state a posted change form was built on (signed), or None."""
+    try:
+        return signing.loads(data.get("plateau_seen") or "", salt=SEEN_SALT) or None
+    except signing.BadSignature:
+        return None
 
 
 def sign_state(state) -> str:
@@ -682,7 +687,8 @@ class ContentAdmin(ReviewMixin, HistoryMixin, admin.ModelAdmin):
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     class Media:
-        js = ["cms/reorder.js", "cms/kind.js"]
+        js = ["cms/reorder.js", "cms/kind.js", "cms/preview.js"]
+        css = {"all": ["cms/preview.css"]}
 
 
 # --- questions ----------------------------------------------------------------------------
@@ -934,6 +940,43 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
             # Picking a question for a card: offer only those on no card yet.
             queryset = queryset.filter(slots__isnull=True)
         return queryset, may_have_duplicates
+
+    def get_urls(self):
+        crop = path("<path:object_id>/image/recadrer/", self.admin_site.admin_view(self.crop_view),
+                    name="cms_question_crop")
+        return [crop, *super().get_urls()]
+
+    def crop_view(self, request, object_id):
+        """Crop the question's image to the box the change form's crop tool posts."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None:
+            raise Http404
+        if not self.has_change_permission(request, obj):
+            raise PermissionDenied
+        back = HttpResponseRedirect(reverse("admin:cms_question_change", args=[obj.pk]))
+        labels = {"x": "x", "y": "y", "w": _("largeur"), "h": _("hauteur")}
+        try:
+            x, y, w, h = (whole_number(request.POST.get(f"crop_{name}", ""), field=label)
+                          for name, label in labels.items())
+            saved = services.question_image_crop(
+                obj=obj, box=(x, y, w, h), user=request.user,
+                token=request.POST.get("plateau_token", ""), seen=seen_state_of(request.POST))
+        except ValidationError as refusal:
+            for _field, errors in refusal_errors(refusal):
+                for error in errors:
+                    messages.error(request, _("L’image n’est pas recadrée : %(why)s")
+                                   % {"why": error})
+            return back
+        forget_reports(request)
+        if saved.correction is not None:
+            messages.success(request, _("Image recadrée : la correction attend la relecture, "
+                                        "la version publiée reste en jeu."))
+        else:
+            messages.success(request, _("Image recadrée (%(w)s × %(h)s px) ; l’ancienne reste "
+                                        "dans l’historique.") % {"w": w, "h": h})
+        return back
 
     @admin.display(description=gettext_lazy("aperçu"))
     def image_preview(self, obj):

@@ -212,3 +212,33 @@ def import_image(content: bytes, path: str) -> CleanImage:
     except ValidationError as refusal:
         raise ImportFileError(_("Image « %(path)s » : %(reason)s") % {
             "path": path, "reason": " ".join(refusal.messages)}) from None
+
+
+def crop_image(content: bytes, box: tuple[int, int, int, int], *, path: str = "") -> CleanImage:
+    """Return the part (x, y, width, height in pixels, from the top-left corner) of a stored
+    image, in its format, checked as any upload is; refuse a box not inside the image."""
+    x, y, w, h = box
+    try:
+        with Image.open(io.BytesIO(content)) as image:
+            image_format = SAME_AS.get(image.format, image.format)
+            image.load()
+            width, height = image.size
+            if image_format not in ENCODINGS:
+                raise _refused(_("Ce fichier n’est pas une image lisible (JPEG, PNG ou WebP)."),
+                               "image_invalid")
+            if not (w >= 1 and h >= 1 and x >= 0 and y >= 0 and x + w <= width
+                    and y + h <= height):
+                raise _refused(_(
+                    "Le recadrage (x %(x)s, y %(y)s, %(w)s × %(h)s px) sort de l’image, qui "
+                    "fait %(width)s × %(height)s px."), "crop_outside", x=x, y=y, w=w, h=h,
+                    width=width, height=height)
+            cropped = image.crop((x, y, x + w, y + h))
+    except ValidationError:
+        raise
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        raise _refused(_("L’image enregistrée est illisible : importez-la de nouveau."),
+                       "image_invalid") from None
+    _extension, options = ENCODINGS[image_format]
+    out = io.BytesIO()
+    cropped.save(out, format=image_format, **options)
+    return clean_image(out.getvalue(), path=path)

@@ -31,7 +31,7 @@ from reversion.models import Version
 
 from . import change_log, search, snapshots
 from .games import GAMES, KINDS
-from .images import CleanImage, clean_image, read_upload, store_clean_image
+from .images import CleanImage, clean_image, crop_image, read_upload, store_clean_image
 from .models import (
     STATUS_RANK,
     Card,
@@ -456,6 +456,33 @@ def content_save(*, obj, data: dict, user, token: str | None = None, seen: dict 
         raise PermissionDenied
     return _save(obj, data, user, token=token, seen=seen, as_correction=as_correction,
                  comment=comment)
+
+
+def question_image_crop(*, obj: Question, box: tuple[int, int, int, int], user,
+                        token: str | None = None, seen: dict | None = None) -> Saved:
+    """Replace the question's image (as the editor sees it: its correction's, if one waits)
+    by its part `box` (x, y, width, height in pixels), saved as any edit is: a new image
+    stored, the former one kept in the history. Raises like `content_save`."""
+    if not _perm(user, "change", Question):
+        raise PermissionDenied
+    data = shown_state(obj)
+    name = data.get("image") or ""
+    if not name:
+        raise ValidationError({"image": ValidationError(
+            _("Cette question n’a pas d’image à recadrer."), code="image_missing")})
+    try:
+        with obj.image.storage.open(name, "rb") as stored:
+            content = stored.read()
+    except OSError:
+        raise ValidationError({"image": ValidationError(
+            _("Le fichier image « %(name)s » est introuvable."), code="image_invalid",
+            params={"name": name})}) from None
+    try:
+        data["image"] = crop_image(content, box, path=name)
+    except ValidationError as refusal:
+        raise ValidationError({"image": refusal.error_list}) from None
+    return content_save(obj=obj, data=data, user=user, token=token, seen=seen,
+                        comment=site_text(gettext_noop("Image recadrée")))
 
 
 def _save(obj, data, user, *, token=None, seen=None, as_correction=False, comment="") -> Saved:

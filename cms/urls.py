@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("player.urls")),
     # Before the admin's own, whose catch-all would answer for these addresses.
     path("admin/jeux/<slug:slug>/imprimer/", include("printing.urls")),
+    path("admin/apercu/", include("printing.preview_urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

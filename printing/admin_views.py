@@ -26,6 +26,7 @@ from cms.games import GAMES, kind_of
 from cms.models import Card, Question
 
 from .forms import PrintForm
+from .preview import PreviewUnavailable, preview_of
 from .products import PRODUCTS
 from .render import PrintOptions, PrintRefused, render
 from .sheets import SheetError
@@ -259,3 +260,50 @@ def print_selection(request, slug: str):
         messages.error(request, refusal_message(refusal.problems))
         return back
     return pdf_response(pdf, pdf_filename(game, options, selection=True))
+
+
+# --- the change form's live preview --------------------------------------------------------
+
+PREVIEWED = {"question": Question, "card": Card}
+
+
+def content_preview(request, model_name: str, pk: int | None = None):
+    """Return the question or card as it will print: each face as a PNG (in JSON), or the
+    PDF they are cut from (`?format=pdf`).
+
+    Posted by the change form with what the editor typed (nothing is saved); someone who
+    may only read it sees it as stored.
+    """
+    model = PREVIEWED.get(model_name)
+    if model is None:
+        raise Http404
+    opts = model._meta
+    if not request.user.has_perm(f"{opts.app_label}.view_{opts.model_name}"):
+        raise PermissionDenied
+    original = None
+    if pk is not None:
+        original = model.objects.filter(pk=pk).first()
+        if original is None:
+            raise Http404(_("Ce contenu n’existe plus."))
+    action = "change" if original is not None else "add"
+    edited = request.method == "POST" and request.user.has_perm(
+        f"{opts.app_label}.{action}_{opts.model_name}")
+    try:
+        shown = preview_of(model, request.POST, original,
+                           include_drafts=may_print_drafts(request.user), edited_data=edited)
+    except PreviewUnavailable as unavailable:
+        return JsonResponse({"unavailable": str(unavailable)}, status=200)
+    if request.GET.get("format") == "pdf":
+        response = HttpResponse(shown.pdf, content_type="application/pdf")
+        response["Content-Disposition"] = "inline"
+        return response
+    sides = {"front": _("Recto"), "back": _("Verso")}
+    return JsonResponse({
+        "product": str(shown.product.label),
+        "note": shown.note,
+        "faces": [{"side": face.side, "label": sides[face.side], "src": face.data_url,
+                   "width": face.width, "height": face.height} for face in shown.faces],
+        "problems": [problem.message for problem in shown.problems],
+        "panels": [{"number": p.number, "size": p.size, "x": p.x, "y": p.y, "w": p.w,
+                    "h": p.h} for p in shown.panels],
+    })

@@ -378,6 +378,8 @@ class Writer:
     verso of its own size, so nothing single-sided is ever printed back to back.
     """
 
+    pen_class = CanvasPen  # the admin's live preview draws with one that marks what fails
+
     def __init__(self, out, *, title: str, subject: str, options: PrintOptions,
                  game_slug: str = "", progress: Callable[[int, int], None] | None = None,
                  total: int = 0):
@@ -477,9 +479,9 @@ class Writer:
         c.saveState()
         m = placement.matrix
         c.transform(m.a, m.b, m.c, m.d, m.e * mm, m.f * mm)
-        pen = CanvasPen(c, w, h, self.options.bleed, forms=self.forms,
-                        numbered=bool(ident),
-                        round_face=product is not None and product.round_face)
+        pen = self.pen_class(c, w, h, self.options.bleed, forms=self.forms,
+                             numbered=bool(ident),
+                             round_face=product is not None and product.round_face)
         if shared is not None:
             pen.reuse(*shared)
         if draw is not None:

@@ -95,3 +95,19 @@ class Sheets:
 
 
 Product = Deck | Sheets
+
+
+@dataclass(frozen=True)
+class ImagePanel:
+    """One panel that hides part of a question's picture while it is played.
+
+    `x`, `y`, `w`, `h` are fractions of the square the picture is fitted in, from its
+    top-left corner (as a screen reads them); `number` is the one printed on the flap.
+    """
+
+    number: int
+    size: str  # "large" or "small"
+    x: float
+    y: float
+    w: float
+    h: float

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from .cards import COUPS_D_ENVOI, COUPS_DE_MAITRE, COUPS_FATALS, DUELS
 from .components import BILLETS, ETOILES_PUPITRE, FICHE_CACHE, JETONS_ETOILE, TABLEAU_REVELATEUR
-from .fiches import AREAS, COUPS_PAR_COUP, ETOILES, FICHE_SIZE, SENTENCES, fiche_areas
+from .fiches import (
+    AREAS,
+    COUPS_PAR_COUP,
+    ETOILES,
+    FICHE_SIZE,
+    SENTENCES,
+    etoile_panels,
+    fiche_areas,
+)
 from .look import BACK_FRAME, COLOUR
 from .printed import printed_card
 from .rules import REGLES
@@ -27,5 +35,8 @@ GAME = "douze-coups"
 PRODUCTS = (COUPS_D_ENVOI, DUELS, COUPS_FATALS, COUPS_DE_MAITRE, COUPS_PAR_COUP, ETOILES,
             TABLEAU_REVELATEUR, FICHE_CACHE, BILLETS, ETOILES_PUPITRE, JETONS_ETOILE, REGLES)
 
-__all__ = ["AREAS", "BACK_FRAME", "COLOUR", "FICHE_SIZE", "GAME", "PRODUCTS", "SENTENCES",
-           "fiche_areas", "printed_card"]
+# The tableau révélateur's flaps over the étoile's picture: the editor's overlay draws them.
+IMAGE_PANELS = {ETOILES.kind: etoile_panels}
+
+__all__ = ["AREAS", "BACK_FRAME", "COLOUR", "FICHE_SIZE", "GAME", "IMAGE_PANELS", "PRODUCTS",
+           "SENTENCES", "etoile_panels", "fiche_areas", "printed_card"]

@@ -21,7 +21,7 @@ from ...draw import WHITE, Issue, Pen
 from ...sheets import Rect
 from ...text import BOLD, NNBSP, width
 from ...units import to_mm
-from ..base import Deck
+from ..base import Deck, ImagePanel
 from ..style import GREY, INK, LIGHT, PAPER, ink_box, numbered
 from .look import COLOUR, HAIR, RIGHT_INK, TINT, WRONG_INK, grouped, kind_back
 from .printed import Asked, Printed, kind_label, printed_card
@@ -71,6 +71,19 @@ def fiche_areas(w: float = FICHE_SIZE[0], h: float = FICHE_SIZE[1]) -> FicheArea
 
 
 AREAS = fiche_areas()
+
+
+def etoile_panels(areas: FicheAreas = AREAS) -> tuple[ImagePanel, ...]:
+    """Return the 14 flaps of the tableau révélateur over the étoile's picture, numbered as
+    printed (large 1 to 7 on the left, small 1 to 7 on the right, from the top)."""
+    image = areas.image
+
+    def panel(number: int, size: str, rect: Rect) -> ImagePanel:
+        return ImagePanel(number, size, (rect.x - image.x) / image.w,
+                          (image.top - rect.top) / image.h, rect.w / image.w, rect.h / image.h)
+
+    return (*(panel(n, "large", r) for n, r in enumerate(areas.large, start=1)),
+            *(panel(n, "small", r) for n, r in enumerate(areas.small, start=1)))
 
 
 def same_words(first: str, second: str) -> bool:
