@@ -896,7 +896,7 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
             data[name] = shapes.blank_value(name)
         if dropped and form.plateau_request is not None:
             messages.warning(form.plateau_request, _(
-                "%(kind)s : ces champs n’existent pas pour ce type et ont été vidés : "
+                "%(kind)s : ces champs n’existent pas pour ce type et ont été vidés : "
                 "%(fields)s.") % {"kind": kind.label, "fields": ", ".join(dropped)})
         return data
 

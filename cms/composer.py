@@ -27,7 +27,7 @@ TEXT_FIELDS = ("text", "theme", "answer", "variants")
 
 
 def unreadable() -> ValidationError:
-    return ValidationError(_("La composition de la carte est illisible : rechargez la page."),
+    return ValidationError(_("La composition de la carte est illisible : rechargez la page."),
                            code="composer_unreadable")
 
 
@@ -168,7 +168,7 @@ def check(*, kind_slug: str, title: str, slots: list[int | dict | None],
         if isinstance(slot, int):
             question = picked.get(slot)
             if question is None:
-                found.append(_problem([number], _("Question n°%(n)s : elle n’existe plus.") % {
+                found.append(_problem([number], _("Question n°%(n)s : elle n’existe plus.") % {
                     "n": number}))
                 continue
             rows = [PropositionRow(p.text, p.is_right, p.is_hidden)
@@ -180,13 +180,13 @@ def check(*, kind_slug: str, title: str, slots: list[int | dict | None],
             rows = [Proposition(text=row["text"], is_right=row["is_right"],
                                 is_hidden=row["is_hidden"]) for row in slot["propositions"]]
             if not slot["text"]:
-                found.append(_problem([number], _("Question n°%(n)s : le texte manque.") % {
+                found.append(_problem([number], _("Question n°%(n)s : le texte manque.") % {
                     "n": number}))
         placed.append((number, question))
         if not isinstance(question.difficulty, int) or not (
                 DIFFICULTY_MIN <= question.difficulty <= DIFFICULTY_MAX):
             found.append(_problem([number], _(
-                "Question n°%(n)s : la difficulté va de %(low)s à %(high)s.") % {
+                "Question n°%(n)s : la difficulté va de %(low)s à %(high)s.") % {
                 "n": number, "low": DIFFICULTY_MIN, "high": DIFFICULTY_MAX}))
             continue
         found += [_problem([number], dataclasses.replace(p, slot=number).message, p.severity)

@@ -1031,7 +1031,7 @@ class SlotErrors(ValidationError):
 
     def __init__(self, slots: dict[int, list[str]]):
         self.slots = slots
-        super().__init__([_("Question n°%(n)s : %(msg)s") % {"n": n, "msg": msg}
+        super().__init__([_("Question n°%(n)s : %(msg)s") % {"n": n, "msg": msg}
                           for n, messages in sorted(slots.items()) for msg in messages],
                          code="slot_errors")
 
@@ -1049,7 +1049,7 @@ def _slot_messages(error: ValidationError) -> list[str]:
             label = str(Question._meta.get_field(name).verbose_name)
         except FieldDoesNotExist:  # a proposition's field: named after the row
             label = str(Proposition._meta.get_field("text").verbose_name)
-        messages += [_("%(field)s : %(msg)s") % {"field": label.capitalize(), "msg": msg}
+        messages += [_("%(field)s : %(msg)s") % {"field": label.capitalize(), "msg": msg}
                      for msg in errors]
     return messages
 

@@ -194,7 +194,7 @@
 
     function renderPicked(state) {
       const rows = (state.propositions || []).map((row, i) => el("li", { className: [row.is_right ? "plateau-right" : "", row.is_hidden ? "plateau-hidden" : ""].join(" ").trim() },
-        `${letter(i)}. ${row.text}`, row.is_right ? el("strong", { text: " ✓" }) : null,
+        row.text, row.is_right ? el("strong", { text: " ✓" }) : null,
         row.is_hidden ? el("em", { text: ` (${gettext("cachée")})` }) : null));
       return el("div", { className: "plateau-slot-body plateau-slot-picked" },
         el("p", {}, el("a", { href: state.url, target: "_blank", text: state.text }), " ",

@@ -18,6 +18,12 @@
     return row.querySelector(`input[type=checkbox][name$='-${name}']`);
   }
 
+  // Hidden by a class as well: Django's scripts show some rows with an inline display.
+  function hide(node, off) {
+    node.hidden = off;
+    node.classList.toggle("plateau-off", off);
+  }
+
   function setBox(input, value) {
     if (input && input.checked !== value) input.checked = value;
   }
@@ -27,24 +33,24 @@
     OPTIONAL.forEach((name) => {
       form.querySelectorAll(`.form-row.field-${name}`).forEach((row) => {
         const off = shape.without.includes(name);
-        row.hidden = off;
+        hide(row, off);
         row.querySelectorAll("input, select, textarea").forEach((field) => { field.disabled = off; });
       });
     });
     form.querySelectorAll("fieldset.module").forEach((fieldset) => {
       if (fieldset.closest(".inline-group")) return;
       const rows = Array.from(fieldset.querySelectorAll(".form-row"));
-      fieldset.hidden = rows.length > 0 && rows.every((row) => row.hidden);
+      hide(fieldset, rows.length > 0 && rows.every((row) => row.hidden));
     });
   }
 
   function shapeRows(group, shape, changed) {
     const wanted = shape.propositions;
-    group.hidden = wanted === 0 && rowsOf(group).every((row) => !textOf(row));
+    hide(group, wanted === 0 && rowsOf(group).every((row) => !textOf(row)));
     const addLink = group.querySelector(".add-row a");
     let guard = 50;
     while (addLink && rowsOf(group).length < wanted && guard-- > 0) addLink.click();
-    if (addLink) addLink.closest(".add-row").hidden = true;
+    if (addLink) hide(addLink.closest(".add-row"), true);
     rowsOf(group).forEach((row, index) => {
       const extra = index >= wanted;
       if (extra && (changed || !textOf(row))) {
@@ -54,7 +60,7 @@
         setBox(box(row, "is_right"), false);
         setBox(box(row, "is_hidden"), false);
       }
-      row.hidden = extra && !textOf(row);
+      hide(row, extra && !textOf(row));
       // A blank row takes the kind's presets: the last ones hidden, every one right when
       // only one is the intruder.
       if (!extra && !textOf(row) && !row.classList.contains("has_original")) {
@@ -64,7 +70,7 @@
     });
     const noHidden = shape.hidden === 0;
     group.querySelectorAll("th.column-is_hidden, td.field-is_hidden").forEach((cell) => {
-      cell.hidden = noHidden;
+      hide(cell, noHidden);
     });
   }
 
