@@ -319,3 +319,18 @@ def test_leaving_a_page_with_unsaved_changes_asks_first(page, live_server, edito
     page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
     page.goto(f"{live_server.url}/admin/")
     assert asked == ["beforeunload"]
+
+
+def test_a_slot_dragged_onto_another_takes_its_place(page, live_server, editor):
+    log_in(page, live_server, editor.username)
+    page.goto(f"{live_server.url}/admin/cms/card/add/?game=douze-coups&kind=coup-de-maitre")
+    for index, (text, _propositions, _right) in enumerate(COUP_DE_MAITRE[:3]):
+        slots(page).nth(index).locator("textarea[data-field=text]").fill(text)
+
+    slots(page).nth(2).locator(".plateau-handle").drag_to(slots(page).nth(0))
+
+    texts = [slots(page).nth(n).locator("textarea[data-field=text]").input_value()
+             for n in range(3)]
+    assert texts == [COUP_DE_MAITRE[2][0], COUP_DE_MAITRE[0][0], COUP_DE_MAITRE[1][0]]
+    # The difficulties the editor did not set follow the slots: still 1, 2, 3 down the card.
+    expect(slots(page).nth(0).locator("input[data-field=difficulty]")).to_have_value("1")
