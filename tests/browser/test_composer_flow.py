@@ -118,6 +118,7 @@ def save_and_read(me, title, questions) -> tuple[Card, list[Question]]:
     page = me.page
     me.click(page.locator("input[name=_save]").first)
     expect(page.locator(".messagelist")).to_contain_text("ajouté")
+    page.wait_for_load_state("load")  # the list's load, counted before the count is read
     card = Card.objects.get(title=title)
     saved = [slot.question for slot in card.ordered_slots()]
     assert [q.text for q in saved] == [text for text, _p, _r in questions]
