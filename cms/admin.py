@@ -13,14 +13,20 @@ from django.db import models, transaction
 from django.db.models import Count, Exists, FloatField, OrderBy
 from django.db.models.functions import Cast, NullIf
 from django.forms.models import BaseInlineFormSet
-from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+    JsonResponse,
+    QueryDict,
+)
 from django.urls import path, reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from . import search, selection, services, snapshots
+from . import composer, search, selection, services, shapes, snapshots
 from .admin_history import SEEN_SALT, HistoryMixin
 from .admin_import import PlateauImportExportMixin
 from .admin_review import REVIEW_ACTIONS, ReviewMixin
@@ -233,6 +239,33 @@ def seen_state_of(data) -> dict | None:
         return signing.loads(data.get("plateau_seen") or "", salt=SEEN_SALT) or None
     except signing.BadSignature:
         return None
+
+
+def keep_context(request, obj, response):
+    """Return the redirect after a save with the game (and, to add another, the kind) kept:
+    « ajouter un nouveau » opens the same kind again, the list comes back to the game."""
+    if not isinstance(response, HttpResponseRedirect) or "_popup" in request.POST:
+        return response
+    url = response["Location"]
+    base, _sep, query = url.partition("?")
+    params = QueryDict(query, mutable=True)
+    model = obj._meta.model_name
+    if "_addanother" in request.POST and base == reverse(f"admin:cms_{model}_add"):
+        params["game"], params["kind"] = obj.game.slug, obj.kind
+    elif base == reverse(f"admin:cms_{model}_changelist") and not params:
+        params["game"] = obj.game.slug
+    else:
+        return response
+    response["Location"] = f"{base}?{params.urlencode()}"
+    return response
+
+
+def shaped_kind(request, obj=None):
+    """Return the kind a form is shaped for: the one posted, else the object's, else the
+    one the address names (None: not known yet, the page's script shapes the form)."""
+    slug = request.POST.get("kind") if request.method == "POST" else None
+    slug = slug or getattr(obj, "kind", None) or request.GET.get("kind") or ""
+    return KINDS.get(slug, (None, None))[1]
 
 
 def sign_state(state) -> str:
@@ -526,7 +559,7 @@ class ContentAdmin(ReviewMixin, HistoryMixin, admin.ModelAdmin):
                 "_popup" not in request.POST):
             url = reverse(f"admin:cms_{self.model._meta.model_name}_change", args=[obj.pk])
             return HttpResponseRedirect(url)
-        return default_response
+        return keep_context(request, obj, default_response)
 
     def shown_problems(self, request, obj):
         """Return the problems of what the editor sees: the correction, else the live object."""
@@ -654,8 +687,9 @@ class ContentAdmin(ReviewMixin, HistoryMixin, admin.ModelAdmin):
         recovering = getattr(request, "plateau_recover", None)
         can_change = obj is None or self.has_change_permission(request, obj)
         context.update({
-            "kind_shapes": {slug: {"rows": self.inlines[0].wanted_rows(kind),
-                                   "summary": describe_kind(kind)}
+            "kind_shapes": {slug: {**shapes.kind_shape(kind),
+                                   "rows": self.inlines[0].wanted_rows(kind),
+                                   "summary": describe_kind(kind), "label": str(kind.label)}
                             for slug, (_game, kind) in KINDS.items()},
             "rows_group": self.inlines[0].group_id,
             "problems": problems_html(self.shown_problems(request, live)) if live else "",
@@ -687,8 +721,8 @@ class ContentAdmin(ReviewMixin, HistoryMixin, admin.ModelAdmin):
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     class Media:
-        js = ["cms/reorder.js", "cms/kind.js", "cms/preview.js"]
-        css = {"all": ["cms/preview.css"]}
+        js = ["cms/reorder.js", "cms/kind.js", "cms/shortcuts.js", "cms/preview.js"]
+        css = {"all": ["cms/forms.css", "cms/preview.css"]}
 
 
 # --- questions ----------------------------------------------------------------------------
@@ -861,8 +895,33 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
         fieldsets = super().get_fieldsets(request, obj)
         if obj is None or obj.pk is None:
             # Nothing has been played of a question not yet saved.
-            return [fs for fs in fieldsets if fs is not self.calibration_fieldset]
-        return fieldsets
+            fieldsets = [fs for fs in fieldsets if fs is not self.calibration_fieldset]
+        kind = shaped_kind(request, obj)
+        if kind is None:
+            return fieldsets
+        # The form of a kind holds only its fields: what it lacks is neither shown nor read.
+        without = shapes.fields_without(kind)
+        shaped = [(name, {**options, "fields": [f for f in options["fields"]
+                                                if f not in without]})
+                  for name, options in fieldsets]
+        return [fs for fs in shaped if fs[1]["fields"]]
+
+    def data_from(self, form, formsets) -> dict:
+        data = super().data_from(form, formsets)
+        kind = KINDS.get(data.get("kind") or "", (None, None))[1]
+        if kind is None:
+            return data
+        dropped = []
+        for name in sorted(set(shapes.OPTIONAL_FIELDS) - shapes.question_fields(kind)):
+            posted = form.data.get(name) if name not in form.fields else None
+            if data.get(name) not in (None, "") or posted:
+                dropped.append(str(Question._meta.get_field(name).verbose_name))
+            data[name] = shapes.blank_value(name)
+        if dropped and form.plateau_request is not None:
+            messages.warning(form.plateau_request, _(
+                "%(kind)s : ces champs n’existent pas pour ce type et ont été vidés : "
+                "%(fields)s.") % {"kind": kind.label, "fields": ", ".join(dropped)})
+        return data
 
     def get_queryset(self, request):
         return (super().get_queryset(request).prefetch_related("slots__card")
@@ -1085,10 +1144,102 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
     def kinds_of(game):
         return game.card_kinds
 
+    class Media:
+        js = ["cms/composer.js"]
+
+    # --- the composer: the card's questions written or picked on its own page ---
+
+    def get_urls(self):
+        return [
+            path("composer/check/", self.admin_site.admin_view(self.composer_check),
+                 name="cms_card_composer_check"),
+            path("composer/questions/", self.admin_site.admin_view(self.composer_questions),
+                 name="cms_card_composer_questions"),
+            *super().get_urls(),
+        ]
+
+    def composes(self, request, obj=None) -> bool:
+        """Tell whether this page composes the card's questions in the composer."""
+        if getattr(request, "plateau_version", None) or getattr(request, "plateau_recover",
+                                                                 None):
+            return False  # a restore or a recovery shows the version's rows as they were
+        if obj is None or obj.pk is None:
+            return self.has_add_permission(request)
+        return self.has_change_permission(request, obj)
+
+    def composer_check(self, request):
+        """Return the problems of the card as composed on the page, by slot (JSON)."""
+        if request.method != "POST" or not (self.has_add_permission(request)
+                                            or self.has_change_permission(request)):
+            raise PermissionDenied
+        kind = KINDS.get(request.POST.get("kind", ""), (None, None))[1]
+        if kind is None or not kind.is_card:
+            return JsonResponse({"problems": [], "unknown_kind": True})
+        try:
+            slots = composer.read(request.POST.get(composer.POSTED, "[]"), kind)
+        except ValidationError as refusal:
+            return JsonResponse({"problems": [{"slots": [], "message": m, "severity": "error"}
+                                              for m in refusal.messages]}, status=400)
+        card = Card.objects.filter(pk=request.POST.get("card") or None).first() if (
+            request.POST.get("card", "").isdigit()) else None
+        problems = composer.check(kind_slug=kind.slug, title=request.POST.get("title", ""),
+                                  slots=slots, card=card)
+        return JsonResponse({"problems": problems})
+
+    def composer_questions(self, request):
+        """Return the questions a card of this kind may take, searched (JSON)."""
+        questions = self.admin_site.get_model_admin(Question)
+        if not questions.has_view_permission(request):
+            raise PermissionDenied
+        kind = request.GET.get("kind", "")
+        card = request.GET.get("card", "")
+        queryset = composer.pickable(kind, int(card) if card.isdigit() else None)
+        queryset, _duplicates = questions.get_search_results(
+            request, queryset, request.GET.get("term", "").strip())
+        found = queryset.distinct().order_by("difficulty", "id").prefetch_related(
+            "propositions")[:20]
+        return JsonResponse({"results": [composer.question_state(q) for q in found]})
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="",
+                           obj=None):
+        shown = getattr(request, "plateau_shown", None)
+        pks = (shown or {}).get("slots") if shown is not None else (
+            [s.question_id for s in obj.ordered_slots()] if obj is not None and obj.pk else [])
+        raw = request.POST.get(composer.POSTED) if request.method == "POST" else None
+        editable = self.composes(request, obj)
+        slots = composer.shown_slots(raw if editable else None, list(pks or []), None)
+        refusal = getattr(request, "plateau_refusal", None)
+        form = context["adminform"].form
+        context["composer"] = {
+            "editable": editable,
+            "slots": slots,
+            "errors": getattr(refusal, "slots", {}),
+            "card": obj.pk if obj is not None else None,
+            "kind": getattr(obj, "kind", "") or (
+                form["kind"].value() if "kind" in form.fields else ""),
+            "check_url": reverse("admin:cms_card_composer_check"),
+            "questions_url": reverse("admin:cms_card_composer_questions"),
+        }
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def save_related(self, request, form, formsets, change):
+        raw = request.POST.get(composer.POSTED)
+        if raw is None or not self.composes(request, form.instance):
+            return super().save_related(request, form, formsets, change)
+        data = self.data_from(form, formsets)
+        slots = composer.read(raw, form.instance.spec)
+        token = form.cleaned_data.get("plateau_token", "")
+        request.plateau_saved = services.card_compose_new(
+            card=form.instance, data=data, slots=slots, user=request.user,
+            token=token if change else None, seen=form.seen_state(),
+            as_correction="_as_correction" in request.POST)
+        return None
+
     def get_fieldsets(self, request, obj=None):
         fieldsets = super().get_fieldsets(request, obj)
         shown = getattr(request, "plateau_shown", None) or {}
         kind = obj.spec if obj is not None else KINDS.get(shown.get("kind", ""), (None, None))[1]
+        kind = kind or shaped_kind(request)
         if kind is not None and not kind.paired:
             # Colour and twin only mean something for duel cards.
             return [fs for fs in fieldsets if "pair" not in fs[1]["fields"]]

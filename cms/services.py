@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import reversion
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
@@ -1510,3 +1510,66 @@ def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
         rows.append(BulkRow(question, snapshots.diff(Question, before, after), broken,
                             refusal))
     return rows
+class SlotErrors(ValidationError):
+    """New questions of a composed card that could not be written: `slots` holds, by slot
+    number, the messages of each (nothing was written)."""
+
+    def __init__(self, slots: dict[int, list[str]]):
+        self.slots = slots
+        super().__init__([_("Question n°%(n)s : %(msg)s") % {"n": n, "msg": msg}
+                          for n, messages in sorted(slots.items()) for msg in messages],
+                         code="slot_errors")
+
+
+def _slot_messages(error: ValidationError) -> list[str]:
+    """Return a question's refusal as sentences that name the field they are about."""
+    if not hasattr(error, "error_dict"):
+        return list(error.messages)
+    messages = []
+    for name, errors in error.message_dict.items():
+        if name == "__all__":
+            messages += errors
+            continue
+        try:
+            label = str(Question._meta.get_field(name).verbose_name)
+        except FieldDoesNotExist:  # a proposition's field: named after the row
+            label = str(Proposition._meta.get_field("text").verbose_name)
+        messages += [_("%(field)s : %(msg)s") % {"field": label.capitalize(), "msg": msg}
+                     for msg in errors]
+    return messages
+
+
+def card_compose_new(*, card: Card, data: dict, slots: Sequence[int | dict | None], user,
+                     token: str | None = None, seen: dict | None = None,
+                     as_correction: bool = False) -> Saved:
+    """Save a card composed on one page: its new questions first, then the card holding
+    them and the questions picked, in this order; whole or nothing.
+
+    Each slot is a question's pk, or a new question's snapshot (text, difficulty,
+    propositions…), written as a draft of the card's kind; a new question without a theme
+    takes the card's title. A slot that cannot be written raises SlotErrors with every
+    slot's reasons; the card raises as `content_save` does. Nothing is written then.
+    """
+    errors: dict[int, list[str]] = {}
+    with transaction.atomic():
+        pks = []
+        for number, slot in enumerate(slots, start=1):
+            if slot is None:  # a slot left blank: the card holds one question less
+                continue
+            if not isinstance(slot, dict):
+                pks.append(slot)
+                continue
+            question = {**slot, "kind": data.get("kind")}
+            if not (question.get("theme") or "").strip():
+                question["theme"] = data.get("title") or ""
+            try:
+                with transaction.atomic():
+                    saved = content_save(obj=Question(), data=question, user=user)
+            except ValidationError as refusal:
+                errors[number] = _slot_messages(refusal)
+                continue
+            pks.append(saved.obj.pk)
+        if errors:
+            raise SlotErrors(errors)
+        return content_save(obj=card, data={**data, "slots": pks}, user=user, token=token,
+                            seen=seen, as_correction=as_correction)

@@ -22,14 +22,15 @@ NEW_TEXT = "Quel mathématicien a démontré le dernier théorème de Fermat en 
 
 
 def pick_question(page, row, text):
-    """Choose a question in the card's autocomplete field of this inline row."""
-    row.locator(".select2-selection").click()
-    page.locator(".select2-search__field").fill(text[:20])
-    page.locator(".select2-results__option", has_text=text[:20]).first.click()
+    """Choose an existing question in this slot of the card's composer."""
+    row.locator(".plateau-slot-pick").click()
+    row.locator(".plateau-picker-search").fill(text[:20])
+    row.locator(".plateau-picker-result", has_text=text[:20]).first.click()
+    expect(row).to_contain_text(text)
 
 
 def slot_rows(page):
-    return page.locator("#slots-group tbody tr.form-row:not(.empty-form)")
+    return page.locator("#plateau-slots > li.plateau-slot")
 
 
 def test_an_editor_fixes_a_card_whose_difficulty_goes_down_and_a_reviewer_publishes_it(
@@ -81,9 +82,11 @@ def test_an_editor_fixes_a_card_whose_difficulty_goes_down_and_a_reviewer_publis
     assert [s.question.difficulty for s in card.ordered_slots()] == [1, 2, 4, 3, 5]
     page.screenshot(path=str(screenshot_path("card-with-error")), full_page=True)
 
-    # Moving question 4 up fixes the order; the editor sends the card to review.
+    # The composer points at question 4; moving it up fixes the order, before any save.
+    expect(slot_rows(page).nth(3)).to_have_class(re.compile("plateau-slot-error"))
     slot_rows(page).nth(3).get_by_role("button", name="Monter").click()
     expect(slot_rows(page).nth(2)).to_contain_text("Marignan")
+    expect(page.locator("#plateau-slots .plateau-slot-error")).to_have_count(0)
     page.click("input[name=_submit_review]")
     expect(page.locator(".messagelist")).not_to_contain_text("erreur")
     card.refresh_from_db()

@@ -218,13 +218,13 @@ def test_saving_a_draft_with_errors_keeps_the_edit_and_returns_to_the_change_pag
     assert messages_of(response, message_levels.ERROR)
 
 
-def test_saving_a_valid_draft_returns_to_the_list(editor_client):
+def test_saving_a_valid_draft_returns_to_the_list_of_its_game(editor_client):
     question = make_question("echelle")
 
     response = save(editor_client, question, text="Quelle est la capitale du Chili\u202f?")
 
     assert response.status_code == 302
-    assert response["Location"] == changelist_url(Question)
+    assert response["Location"] == f"{changelist_url(Question)}?game={question.game.slug}"
 
 
 def test_submitting_a_card_with_errors_leaves_it_draft_and_says_why(editor_client):
@@ -254,7 +254,7 @@ def test_reordering_the_slots_fixes_a_coup_de_maitre_card(editor_client):
     response = editor_client.post(change_url(card), data)
 
     assert response.status_code == 302
-    assert response["Location"] == changelist_url(Card)
+    assert response["Location"] == f"{changelist_url(Card)}?game={card.game.slug}"
     card.refresh_from_db()
     assert [slot.question.difficulty for slot in card.ordered_slots()] == [1, 2, 3, 4, 5]
     assert problems_of(card, "difficulty_order") == []
