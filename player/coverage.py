@@ -317,9 +317,10 @@ def store(path: Path, needs: Needs) -> None:
 def _needs(slug: str) -> Needs:
     # The figures depend on the rules alone, not on the library: kept on disk under a key
     # that changes with the spec and the engines' code, they are simulated once, not once
-    # per process (a game of Les 12 coups de midi takes about 0.1 s to simulate).
+    # per process (a hundred games of the longest game take tens of seconds: every action
+    # copies the whole state, decks included).
     game = GAMES[slug]
-    path = Path(settings.VAR_DIR) / "coverage" / (
+    path = Path(settings.COVERAGE_DIR) / (
         f"{slug}-{GAMES_SIMULATED}-{SEED}-{fingerprint(game)}.json")
     needs = stored(path)
     if needs is None:

@@ -142,6 +142,16 @@ def _test_folders(tmp_path_factory):
     return (base / str(number) for number in itertools.count())
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _coverage_simulated_once_per_run(tmp_path_factory):
+    # The coverage rule plays each game a hundred times (player.coverage), whatever the
+    # library: the run's processes keep the figures in one folder and simulate each game once.
+    with made_once_per_run(tmp_path_factory, "coverage") as folder:
+        pass
+    with override_settings(COVERAGE_DIR=folder):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _media_and_var_in_tmp(settings, _test_folders):
     # Uploads, held imports and demo accounts go to this test's own folders, never the

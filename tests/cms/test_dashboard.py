@@ -95,12 +95,12 @@ def test_a_kind_published_beyond_nine_games_out_of_ten_is_not_said_to_run_short(
 @pytest.mark.django_db
 def test_a_duel_card_counts_once_its_partner_is_published_too(reader_client):
     make_duel_pair(status=PUBLISHED)
-    first, second = make_duel_pair(status=PUBLISHED, title="Les volcans")
+    _first, second = make_duel_pair(status=PUBLISHED, title="Les volcans")
     second.status = REVIEW
     second.save()
     page = rows_of(reader_client.get(dashboard_url()).content.decode())
     cells, _bar = row_starting(page, "Duels")
-    assert cells[1].startswith("2")  # the first pair; the second's lone card waits
+    assert cells[1] == "2 (sur 3 publiées, dont des cartes sans jumelle publiée)"
     assert cells[2] == "1"
 
 
@@ -151,8 +151,8 @@ def test_the_dashboard_counts_the_problems_and_links_to_them(reader_client):
 @pytest.mark.django_db
 def test_the_admin_home_links_each_game_to_its_dashboard_first(reader_client):
     html = reader_client.get(reverse("admin:index")).content.decode()
-    dashboard = html.index(f'href="{dashboard_url()}"')
-    assert dashboard < html.index(f'href="{reverse("admin:cms_game_problems", args=["douze-coups"])}"')
+    problems = reverse("admin:cms_game_problems", args=["douze-coups"])
+    assert html.index(f'href="{dashboard_url()}"') < html.index(f'href="{problems}"')
     assert "Tableau de bord" in html
 
 

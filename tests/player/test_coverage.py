@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from cms.games import GAMES
 from cms.games.spec import ContentKind, GameSpec, Players
-from player.coverage import chance, full_game_needs, simulate
+from player.coverage import chance, fingerprint, full_game_needs, simulate, store, stored
 
 DOUZE_COUPS = GAMES["douze-coups"]
 MILLIONNAIRE = GAMES["millionnaire"]
@@ -108,3 +110,16 @@ def test_an_easy_question_is_answered_right_more_often_than_a_hard_one():
     assert chance(1, 0.0) > chance(3, 0.0) > chance(5, 0.0)
     # Two propositions: a blind guess is right half the time, whatever the difficulty.
     assert chance(5, 0.5) >= 0.5
+
+
+def test_the_figures_kept_on_disk_read_back_as_simulated(tmp_path):
+    needs = simulate(MILLIONNAIRE, games=5)
+    path = tmp_path / "millionnaire.json"
+    store(path, needs)
+    assert stored(path) == needs
+    assert stored(tmp_path / "absent.json") is None
+
+
+def test_the_figures_change_key_when_the_rules_change():
+    changed = dataclasses.replace(DOUZE_COUPS, players=Players(minimum=2, maximum=4, coverage=3))
+    assert fingerprint(changed) != fingerprint(DOUZE_COUPS)
