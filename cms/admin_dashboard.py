@@ -63,6 +63,16 @@ class Row:
             return all(row.enough for row in self.steps)
         return self.have >= self.need.p90
 
+    # A <meter> is green past `high`, yellow between `low` and `high`, red below `low`: past
+    # the need of 9 games out of 10, below the average game's.
+    @property
+    def high(self) -> float:
+        return max(self.need.p90 - 0.5, 0)
+
+    @property
+    def low(self) -> float:
+        return min(self.need.mean, self.high)
+
     @property
     def scale(self) -> int:
         """Return the top of the row's bar: the larger of the need and what is published."""

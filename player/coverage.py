@@ -107,7 +107,7 @@ class Deck:
     def item(self, kind: ContentKind, difficulty: int, unit: int, step: int | None) -> Item:
         number = self._id()
         self.where[number] = (kind.slug, unit, step)
-        choices = ()
+        choices: tuple[Choice, ...] = ()
         if kind.propositions:
             right = set(self.rng.sample(range(kind.propositions), kind.right))
             choices = tuple(Choice(ANSWER if n in right else "", n in right,
@@ -128,7 +128,7 @@ class Deck:
                 partner = n + 1 if n % 2 == 0 else n - 1
                 pair = numbers[partner] if kind.paired and partner < count else None
                 colours = kind.pair_colours or ("",)
-                items = tuple(self.item(kind, d, number, step and step.number)
+                items = tuple(self.item(kind, d, number, step.number if step else None)
                               for d in difficulties(self.game, kind, self.rng, step))
                 units.append(Unit(id=number, kind=kind.slug, title=str(n // 2),
                                   colour=colours[(n // 2) % len(colours)], pair=pair,
@@ -201,7 +201,7 @@ def play(game: GameSpec, engine, players: list[str], counts: dict[str, int],
         return rng.random() < chance(difficulty, luck)
 
     state = engine.start(lifted(game, counts), content, players, seed, now=0.0)
-    now, read = 0.0, set()
+    now, read = 0.0, set[int]()
     for _ in range(MAX_ACTIONS):
         if engine.finished(state):
             break
@@ -255,8 +255,8 @@ def simulate(game: GameSpec, *, games: int = GAMES_SIMULATED, seed: int = SEED,
             units, steps, exhausted = play(game, engine, names, deal, seed + number)
             if not exhausted:
                 break
-            for kind in exhausted:  # the deck ran dry first: play it again with more
-                deal[kind] *= 2
+            for slug in exhausted:  # the deck ran dry first: play it again with more
+                deal[slug] *= 2
         for kind in game.kinds:
             floor = least.get(kind.slug, 0)
             used[kind.slug].append(max(units.get(kind.slug, 0), floor))
