@@ -259,10 +259,15 @@ def simulate(game: GameSpec, *, games: int = GAMES_SIMULATED, seed: int = SEED,
                 deal[slug] *= 2
         for kind in game.kinds:
             floor = least.get(kind.slug, 0)
-            used[kind.slug].append(max(units.get(kind.slug, 0), floor))
-            for step in game.ladder if kind.ladder else ():
-                by_step[kind.slug][step.number].append(
-                    max(steps.get(kind.slug, {}).get(step.number, 0), floor))
+            if not kind.ladder:
+                used[kind.slug].append(max(units.get(kind.slug, 0), floor))
+                continue
+            # A ladder needs its floor on every step (per step), so its total is theirs.
+            on_steps = [max(steps.get(kind.slug, {}).get(step.number, 0), floor)
+                        for step in game.ladder]
+            for step, value in zip(game.ladder, on_steps, strict=True):
+                by_step[kind.slug][step.number].append(value)
+            used[kind.slug].append(sum(on_steps))
     kinds = {}
     guessed = guessed_needs(game).kinds
     for kind in game.kinds:

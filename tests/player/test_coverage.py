@@ -85,6 +85,7 @@ def test_millionnaire_at_four_reads_one_question_per_step_per_round():
     assert set(need.steps) == {step.number for step in MILLIONNAIRE.ladder}
     assert {(n, step.p90) for n, step in need.steps.items()} == {
         (step.number, 4) for step in MILLIONNAIRE.ladder}
+    assert need.p90 == need.mean == 4 * len(MILLIONNAIRE.ladder)
 
 
 def test_prendre_sa_place_at_four_draws_a_qualifs_card_per_challenger_and_four_defi_themes():
