@@ -2,6 +2,7 @@
 
 import math
 from dataclasses import fields
+from functools import partial
 
 from django.conf import settings
 from django.contrib import admin
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from . import report_store
+from .admin_dashboard import game_dashboard
 from .games import GAMES
 from .review import home_context
 from .validation import euros
@@ -75,6 +77,8 @@ class PlateauAdminSite(admin.AdminSite):
             path("jeux/<slug:slug>/", self.admin_view(self.game_view), name="cms_game"),
             path("jeux/<slug:slug>/problemes/", self.admin_view(self.problems_view),
                  name="cms_game_problems"),
+            path("jeux/<slug:slug>/tableau-de-bord/",
+                 self.admin_view(partial(game_dashboard, self)), name="cms_game_dashboard"),
             *super().get_urls(),
         ]
 
@@ -94,6 +98,10 @@ class PlateauAdminSite(admin.AdminSite):
         sections = []
         for game in GAMES.values():
             entries = []
+            if game.kinds and models:
+                entries.append(self._page(
+                    "dashboard", _("Tableau de bord"),
+                    reverse("admin:cms_game_dashboard", args=[game.slug])))
             if game.question_kinds or game.card_kinds:
                 if "Question" in models:
                     entries.append(self._entry(models["Question"], game, _("Questions")))

@@ -2,7 +2,8 @@
 
 A rule takes one game's loaded content (`GameContent`) and returns problems; none queries
 the database. The rules themselves are written in `cms.validation`, except those that need
-another layer's knowledge: printing knows whether a text fits its card with the real fonts.
+another layer's knowledge: printing knows whether a text fits its card with the real fonts,
+and the player's engines, played many times, know what a full game uses of each kind.
 Such a rule is named here and imported from its layer only when it runs, so that cms does
 not load ReportLab to validate a form, and no app adds to this list at start-up.
 """
@@ -14,11 +15,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .games import content_games
+from .games.spec import GameSpec
 from .models import Question
 from .selectors import load_game
 from .validation import (
     GameContent,
     KeptDuplicates,
+    Needs,
     Problem,
     Report,
     check_calibration,
@@ -83,7 +86,16 @@ def duplicates(content: GameContent) -> list[Problem]:
 
 
 def coverage(content: GameContent) -> list[Problem]:
-    return check_coverage(content.game, content.cards, content.questions)
+    return check_coverage(content.game, content.cards, content.questions,
+                          full_game_needs(content.game))
+
+
+def full_game_needs(game: GameSpec) -> Needs:
+    """Return what one full game at the coverage table needs per kind, by playing the rules
+    many times with the player's engines (simulated once per game and process)."""
+    from player.coverage import full_game_needs as simulated  # the engines, on use
+
+    return simulated(game)
 
 
 def calibration(content: GameContent) -> list[Problem]:

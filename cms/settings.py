@@ -130,6 +130,8 @@ def envdatabase(name: str, default_sqlite: Path) -> dict:
 
 
 VAR_DIR = Path(envstr("PLATEAU_VAR_DIR", str(BASE_DIR / "var")))
+# What a full game uses of each kind, simulated once per game spec (player.coverage).
+COVERAGE_DIR = Path(envstr("PLATEAU_COVERAGE_DIR", str(VAR_DIR / "coverage")))
 DEBUG = envbool("DEBUG", True)
 
 

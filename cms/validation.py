@@ -289,21 +289,32 @@ def _near_duplicate(p: Problem) -> str:
 def _coverage(p: Problem) -> str:
     a = p.args
     kind = kind_of(a["kind"])
+    # What the need was measured by: the rules played many times, or the registry's guess.
+    how = (_("simulation des règles") if a.get("simulated", True)
+           else _("estimation fixe, faute de simulation"))
     if kind.ladder:
-        detail = ", ".join(
-            _("palier %(n)s : %(missing)s") % {"n": n, "missing": missing}
+        means, needs = dict(a.get("means", ())), dict(a.get("needs", ()))
+        detail = " ; ".join(
+            _("palier %(n)s : %(missing)s de plus (%(need)s pour 9 parties sur 10, "
+              "%(mean)s en moyenne)") % {"n": n, "missing": missing,
+                                         "need": needs.get(n, a.get("need")),
+                                         "mean": decimal(means.get(n, a.get("need", 0)))}
             for n, missing in a["short"]
         )
         return _(
-            "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour une partie "
-            "complète à %(players)s joueurs (%(need)s par palier) — %(detail)s."
+            "« %(kind)s » : il manque %(total)s question(s) publiée(s) pour "
+            "qu’une partie complète à %(players)s joueurs ne tombe pas à court (%(how)s)"
+            " — %(detail)s."
         ) % {"kind": kind.label_plural, "total": sum(m for _n, m in a["short"]),
-             "players": a["players"], "need": a["need"], "detail": detail}
+             "players": a["players"], "how": how, "detail": detail}
     return _(
-        "« %(kind)s » : il manque %(missing)s carte(s) publiée(s) pour une partie "
-        "complète à %(players)s joueurs (%(have)s sur %(need)s)."
+        "« %(kind)s » : %(have)s carte(s) publiée(s) ; une partie "
+        "complète à %(players)s joueurs en utilise %(mean)s en moyenne, jusqu’à "
+        "%(need)s dans 9 parties sur 10 (%(how)s) : il en manque %(missing)s, sinon la "
+        "pioche peut s’épuiser en pleine partie."
     ) % {"kind": kind.label_plural, "missing": a["need"] - a["have"],
-         "players": a["players"], "have": a["have"], "need": a["need"]}
+         "players": a["players"], "have": a["have"], "need": a["need"],
+         "mean": decimal(a.get("mean", a["need"])), "how": how}
 
 
 def _difficulty_disagrees(p: Problem) -> str:
@@ -810,22 +821,69 @@ def _answer_duplicates(game: GameSpec, questions: Iterable[Question]) -> list[Pr
     return problems
 
 
-def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question]) -> list[Problem]:
-    """Warn when the published deck cannot serve a full game at the coverage table size."""
+@dataclass(frozen=True)
+class Need:
+    """How many units of a kind one full game uses: on average, in 9 games out of 10, at most.
+
+    `simulated` is False when no simulation could play the kind: the figures are then the
+    registry's guess (`ContentKind.full_game`). A ladder kind's figures are per question of
+    a step, each step's in `steps`.
+    """
+
+    mean: float
+    p90: int
+    most: int
+    simulated: bool = True
+    steps: Mapping[int, Need] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What one full game at a table of `players` needs of each kind, by kind slug."""
+
+    players: int
+    kinds: Mapping[str, Need]
+    games: int = 0  # games simulated (0: the registry's guesses only)
+    seconds: float = 0.0  # how long the simulation took
+
+
+def guessed_needs(game: GameSpec) -> Needs:
+    """Return the registry's guess of a full game, for content no simulation plays."""
+    return Needs(game.players.coverage, {kind.slug: guessed_need(game, kind)
+                                         for kind in game.kinds})
+
+
+def guessed_need(game: GameSpec, kind) -> Need:
+    need = Need(kind.full_game, kind.full_game, kind.full_game, simulated=False)
+    if kind.ladder:
+        return dataclasses.replace(need, steps={step.number: need for step in game.ladder})
+    return need
+
+
+def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question],
+                   needs: Needs | None = None) -> list[Problem]:
+    """Warn when the published deck may run dry in a full game at the coverage table size:
+    below what 9 games out of 10 use (`needs`, by default the registry's guess)."""
+    needs = needs or guessed_needs(game)
     problems = []
-    players = game.players.coverage
+    players = needs.players
     for kind in game.kinds:
-        if not kind.full_game:
+        need = needs.kinds.get(kind.slug) or guessed_need(game, kind)
+        if not need.p90 and not need.steps:
             continue
+        measured = {"players": players, "simulated": need.simulated}
         if kind.ladder:
             counts = Counter(q.step for q in questions
                              if q.kind == kind.slug and q.status == Status.PUBLISHED)
-            short = tuple((step.number, kind.full_game - counts[step.number])
-                          for step in game.ladder if counts[step.number] < kind.full_game)
+            steps = {step.number: need.steps.get(step.number, need) for step in game.ladder}
+            short = tuple((n, step_need.p90 - counts[n]) for n, step_need in steps.items()
+                          if counts[n] < step_need.p90)
             if short:
                 problems.append(Problem.of(
                     "coverage", WARNING, None, game.slug, params={"kind": kind.slug},
-                    values={"short": short, "players": players, "need": kind.full_game},
+                    values={**measured, "short": short,
+                            "means": tuple((n, steps[n].mean) for n, _m in short),
+                            "needs": tuple((n, steps[n].p90) for n, _m in short)},
                     magnitude=sum(missing for _n, missing in short)))
             continue
         published = [c for c in cards if c.kind == kind.slug and c.status == Status.PUBLISHED]
@@ -834,11 +892,11 @@ def check_coverage(game: GameSpec, cards: list[Card], questions: list[Question])
             have = sum(1 for c in published if c.pair_id in ids)
         else:
             have = len(published)
-        if have < kind.full_game:
+        if have < need.p90:
             problems.append(Problem.of(
                 "coverage", WARNING, None, game.slug, params={"kind": kind.slug},
-                values={"have": have, "players": players, "need": kind.full_game},
-                magnitude=kind.full_game - have))
+                values={**measured, "have": have, "need": need.p90, "mean": need.mean},
+                magnitude=need.p90 - have))
     return problems
 
 

@@ -19,6 +19,8 @@ from django.contrib.auth.models import Group, User
 from django.test import Client, RequestFactory, override_settings
 from django.utils import translation
 
+from cms.games import content_games
+from cms.rules import full_game_needs
 from tests.demo import DemoSnapshot, demo_games, load_snapshots
 
 
@@ -142,6 +144,26 @@ def _test_folders(tmp_path_factory):
     return (base / str(number) for number in itertools.count())
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _coverage_simulated_once_per_run(tmp_path_factory):
+    # The coverage rule plays each game a hundred times (player.coverage), whatever the
+    # library: the run's processes keep the figures in one folder and simulate each game once.
+    with made_once_per_run(tmp_path_factory, "coverage") as folder:
+        pass
+    with override_settings(COVERAGE_DIR=folder):
+        yield folder
+
+
+@pytest.fixture(scope="session")
+def _coverage_figures(_coverage_simulated_once_per_run, tmp_path_factory) -> Path:
+    """Return the run's folder of coverage figures, every game simulated: a `manage.py`
+    process reads them there instead of playing each game again within its timeout."""
+    with made_once_per_run(tmp_path_factory, "coverage"):
+        for game in content_games():
+            full_game_needs(game)
+    return _coverage_simulated_once_per_run
+
+
 @pytest.fixture(autouse=True)
 def _media_and_var_in_tmp(settings, _test_folders):
     # Uploads, held imports and demo accounts go to this test's own folders, never the
@@ -238,11 +260,13 @@ def demo_library(db, settings, demo_snapshots):
 # --- manage.py as a process of its own ----------------------------------------------------------
 
 
-def _process_env(folder: Path) -> dict:
+def _process_env(folder: Path, coverage: Path | None = None) -> dict:
     env = {**os.environ,
            "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
            "PLATEAU_VAR_DIR": str(folder / "var"),
            "MEDIA_ROOT": str(folder / "media")}
+    if coverage is not None:
+        env["PLATEAU_COVERAGE_DIR"] = str(coverage)
     env.pop("DJANGO_SETTINGS_MODULE", None)
     env.pop("SQLITE_BUSY_TIMEOUT", None)
     return env
@@ -266,13 +290,13 @@ def _migrated_sqlite_file(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def fresh_process_env(_migrated_sqlite_file):
+def fresh_process_env(_migrated_sqlite_file, _coverage_figures):
     """Return the environment of a `manage.py` process on a SQLite file in a folder of its
     own, as `manage.py migrate` leaves it on a fresh install (migrated once per run)."""
 
     def env_in(folder: Path) -> dict:
         shutil.copyfile(_migrated_sqlite_file, folder / "db.sqlite3")
-        return _process_env(folder)
+        return _process_env(folder, _coverage_figures)
 
     return env_in
 

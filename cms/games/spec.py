@@ -81,7 +81,10 @@ class ContentKind:
     pair_colours: tuple[str, ...] = ()  # a paired kind's colours, names from PALETTE
     ladder: bool = False  # each question sits on a step of the game's prize ladder
     box_count: int = 0  # how many the physical box holds
-    full_game: int = 0  # units needed for one full game at the coverage player count
+    # A guess of the units one full game at the coverage table uses: engines draw no more;
+    # coverage counts what the rules, played many times, use instead (player.coverage),
+    # and falls back to this guess only for a game no engine plays.
+    full_game: int = 0
     help_text: StrOrPromise = ""
 
     def __post_init__(self):

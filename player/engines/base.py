@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -126,6 +127,20 @@ class Engine(Protocol):
     def deadline(self, state: State) -> float | None: ...
 
     def finished(self, state: State) -> bool: ...
+
+
+# How a simulated player answers: given a question's difficulty and the chance of being
+# right by luck alone (a blind pick), whether the answer is right (player.coverage).
+Knows = Callable[[int, float], bool]
+
+
+class SimulatedEngine(Engine, Protocol):
+    """An engine a simulation can play to the end: player.coverage counts what it uses."""
+
+    def simulated_action(self, state: State, rng: random.Random,
+                         knows: Knows) -> tuple[float, dict]:
+        """Return what the table does next and how many seconds after the state's last
+        change: picks drawn from `rng`, answers right as `knows` says."""
 
 
 class RoomEngine(Engine, Protocol):

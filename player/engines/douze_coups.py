@@ -294,6 +294,61 @@ class DouzeCoupsEngine:
     def finished(self, state: State) -> bool:
         return state["phase"] == OVER
 
+    def simulated_action(self, state: State, rng, knows) -> tuple[float, dict]:
+        """Return what a simulated table does next (player.coverage): numbers, cards and
+        opponents picked at random, each answer right as `knows` says."""
+        phase, stage, seat = state["phase"], state["step"], state["turn"]
+        if stage == PICK and phase == ENVOI:
+            card = state["decks"][ENVOI][state["envoi"]["card"]]
+            return SIM_PICK, {"type": "pick", "seat": seat,
+                              "number": rng.randint(1, len(card["items"]))}
+        if stage == PICK:
+            return SIM_PICK, {"type": "pick_card", "seat": seat,
+                              "card": rng.randint(1, len(state["decks"][DUEL]))}
+        if stage == CHALLENGE:
+            others = [s for s in _seats(state) if s != seat]
+            return SIM_PICK, {"type": "challenge", "seat": seat, "target": rng.choice(others)}
+        if stage == READY:
+            return SIM_PICK, {"type": "begin", "seat": seat}
+        where = state["question"]
+        item = state["decks"][where["kind"]][where["unit"]]["items"][where["item"]]
+        asked = {"seat": seat, "question": item["id"]}
+        if phase == FATAL:
+            right = knows(item["difficulty"], 0.0)
+            return rng.uniform(*SIM_FATAL_SECONDS), {
+                "type": "answer", **asked, "text": item["answer"] if right else ""}
+        if phase == COUP_PAR_COUP:
+            closed = [i for i in range(len(item["choices"])) if i not in state["cpc"]["opened"]]
+            true = [i for i in closed if item["choices"][i]["right"]]
+            right = bool(true) and knows(item["difficulty"], len(true) / len(closed))
+            false = [i for i in closed if i not in true]
+            chosen = rng.choice(true if right or not false else false)
+            return SIM_ANSWER, {"type": "answer", **asked, "choice": chosen}
+        if phase == FINAL:
+            final, rules = state["final"], state["rules"]
+            # The more panels are open, the likelier someone dares a guess.
+            opened = (final["large"] + final["small"]) / (
+                rules["large_panels"] + rules["small_panels"])
+            if rng.random() < opened / 2 and not state["players"][seat]["out"]:
+                etoile = _etoile(state)
+                right = knows(etoile.difficulty, 0.0)
+                return SIM_ANSWER, {"type": "guess", "seat": seat, "question": etoile.id,
+                                    "text": etoile.answer if right else "?"}
+        choices = item["choices"]
+        right = knows(item["difficulty"], 1 / len(choices))
+        pool = [i for i, c in enumerate(choices) if c["right"] == right] or list(
+            range(len(choices)))
+        chosen = rng.choice(pool)
+        visible = sum(1 for c in choices if not c["hidden"])
+        return SIM_ANSWER, {"type": "answer", **asked,
+                            "choice": chosen if chosen < visible else HIDDEN}
+
+
+# Seconds a simulated table takes to pick, to answer, and to answer a coup fatal question.
+SIM_PICK = 2.0
+SIM_ANSWER = 5.0
+SIM_FATAL_SECONDS = (2.0, 6.0)
+
 
 # --- set-up ----------------------------------------------------------------------------------
 

@@ -91,6 +91,7 @@ class MillionnairePartyEngine:
                 dice(state, "order", number, step.number).shuffle(order)
                 questions.append({
                     "id": item.id, "text": item.text, "anecdote": item.anecdote,
+                    "difficulty": item.difficulty,
                     "choices": [item.choices[i].text for i in order],
                     "right": next(k for k, i in enumerate(order) if item.choices[i].right)})
             state["rounds"].append(questions)
@@ -364,6 +365,26 @@ class MillionnairePartyEngine:
 
     def bot_action(self, state: State, bots) -> None:
         return None
+
+    def simulated_action(self, state: State, rng, knows) -> tuple[float, dict]:
+        """Return what a simulated table does next (player.coverage): each contestant picks
+        an answer, right as `knows` says, and confirms it; nobody walks away or uses a
+        joker, so the ladder is climbed as far as answers allow."""
+        question = _question(state)
+        asked = {"question": question["id"]}
+        if state["phase"] == REVEALED:
+            return 2.0, {"type": "next", "seat": state["round"], **asked}
+        for seat, line in enumerate(state["lines"]):
+            if line is None or line["status"] != IN or line["confirmed"]:
+                continue
+            if line["choice"] is not None:
+                return 1.0, {"type": "confirm", "seat": seat, **asked}
+            count = len(question["choices"])
+            right = knows(question.get("difficulty", 3), 1 / count)
+            wrong = [i for i in range(count) if i != question["right"]]
+            choice = question["right"] if right else rng.choice(wrong)
+            return 5.0, {"type": "choose", "seat": seat, "choice": choice, **asked}
+        raise ValueError("No contestant has anything left to do.")
 
 
 def _question(state: State) -> dict:

@@ -580,6 +580,37 @@ class PrendreSaPlaceEngine:
     def finished(self, state: State) -> bool:
         return state["phase"] == OVER
 
+    def simulated_action(self, state: State, rng, knows) -> tuple[float, dict]:
+        """Return what a simulated table does next (player.coverage): formats, themes and
+        Challengers picked at random, no bluff, each answer right as `knows` says."""
+        phase, seat, champion = state["phase"], state["turn"], state["champion"]
+        if phase in (COMPET_HANDOVER, DEFI_HANDOVER):
+            return 2.0, {"type": "ready", "seat": seat}
+        if phase == CHALLENGER_CHOICE:
+            return 2.0, {"type": "choose-challenger", "seat": champion,
+                         "challenger": rng.choice(state["tied"])}
+        if phase == DEFI_THEME:
+            left = [i for i in range(len(state["cards"]["defi"])) if i not in state["picked"]]
+            return 2.0, {"type": "pick-theme", "seat": champion, "card": rng.choice(left)}
+        if phase == BLUFF:
+            return 2.0, {"type": "no-bluff", "seat": champion}
+        item = _item_in_play(state)
+        asked = {"seat": seat, "question": item["id"]}
+        if phase in (COMPET_COUNT, DEFI_COUNT) or state["step"] == REVEALED:
+            return 2.0, {"type": "next", **asked}
+        if state["step"] == CHOOSING:
+            chosen = rng.choice(state["rules"]["formats"])["slug"]
+            return 2.0, {"type": "format", **asked, "format": chosen}
+        mode = _mode_in_play(state)
+        if _free(state, mode):
+            right = knows(item["difficulty"], 0.0)
+            return 5.0, {"type": "answer", **asked,
+                         "text": _answer_text(item) if right else "?"}
+        shown = _propositions(state, item, mode)
+        right = knows(item["difficulty"], 1 / len(shown))
+        pool = [i for i, c in enumerate(shown) if c["right"] == right]
+        return 5.0, {"type": "answer", **asked, "choice": rng.choice(pool)}
+
 
 # --- the state's questions and scores ------------------------------------------------------
 

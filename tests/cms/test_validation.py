@@ -8,6 +8,7 @@ layer (admin, services, importer, printer) takes.
 
 import io
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -17,20 +18,24 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import translation
+from django.utils.formats import number_format
 from PIL import Image
 
 from cms.games import GAMES, kind_of
 from cms.models import Card, Question, Status
-from cms.rules import RULES, Rule, check_game, validate_game
+from cms.rules import RULES, Rule, check_game, full_game_needs, validate_game
 from cms.validation import (
     CALIBRATION_MIN_ANSWERS,
     ERROR,
     MESSAGES,
     WARNING,
     GameContent,
+    Need,
+    Needs,
     Problem,
     PropositionRow,
     check_card,
+    check_coverage,
     check_ladder,
     check_question,
     new_errors,
@@ -190,19 +195,20 @@ def library():
 
 
 def build_full_deck(slug: str) -> None:
-    """Publish exactly what one full game at the coverage table size needs."""
+    """Publish what nine full games out of ten at the coverage table size use."""
     game = GAMES[slug]
+    needs = full_game_needs(game).kinds
     for kind in game.kinds:
         if kind.ladder:
             for step in game.ladder:
-                for _ in range(kind.full_game):
+                for _ in range(needs[kind.slug].steps[step.number].p90):
                     make_question(kind.slug, step=step.number, status=PUBLISHED,
                                   difficulty=step.difficulty_band[0])
         elif kind.paired:
-            for n in range(kind.full_game // 2):
+            for n in range(math.ceil(needs[kind.slug].p90 / 2)):
                 make_duel_pair(status=PUBLISHED, title=f"Thème {n}")
         else:
-            for _ in range(kind.full_game):
+            for _ in range(needs[kind.slug].p90):
                 make_card(kind.slug, status=PUBLISHED)
 
 
@@ -801,13 +807,19 @@ def test_it_warns_for_every_douze_coups_kind_missing_from_an_empty_deck():
     assert {p.severity for p in problems} == {WARNING}
 
 
+def maitre_need() -> int:
+    # GAMES.md: the final reads five coup de maître questions, each from its own card.
+    need = full_game_needs(GAMES["douze-coups"]).kinds["coup-de-maitre"].p90
+    assert need == 5
+    return need
+
+
 @pytest.mark.django_db
 def test_a_coverage_warning_says_how_many_cards_are_missing():
     for _ in range(3):
         make_card("coup-de-maitre", status=PUBLISHED)
     [problem] = coverage_of("douze-coups", "coup-de-maitre")
-    need = kind_of("coup-de-maitre").full_game
-    assert need == 5
+    need = maitre_need()
     assert problem.severity == WARNING
     assert (problem.args["have"], problem.args["need"]) == (3, need)
     assert problem.magnitude == need - 3
@@ -819,14 +831,54 @@ def test_it_counts_only_published_cards_for_coverage():
         make_card("coup-de-maitre", status=REVIEW)
     [problem] = coverage_of("douze-coups", "coup-de-maitre")
     assert problem.args["have"] == 0
-    assert problem.magnitude == 5
+    assert problem.magnitude == maitre_need()
 
 
 @pytest.mark.django_db
 def test_it_stops_warning_once_a_kind_has_enough_published_cards():
-    for _ in range(kind_of("coup-de-maitre").full_game):
+    for _ in range(maitre_need()):
         make_card("coup-de-maitre", status=PUBLISHED)
     assert coverage_of("douze-coups", "coup-de-maitre") == []
+
+
+def envoi_need():
+    need = full_game_needs(GAMES["douze-coups"]).kinds["coup-d-envoi"]
+    assert need.simulated and need.mean < need.p90  # a game's length varies with the answers
+    return need
+
+
+@pytest.mark.django_db
+def test_a_deck_that_covers_an_average_game_but_not_nine_out_of_ten_is_warned_about():
+    need = envoi_need()
+    for _ in range(math.ceil(need.mean)):
+        make_card("coup-d-envoi", status=PUBLISHED)
+    [problem] = coverage_of("douze-coups", "coup-d-envoi")
+    assert problem.magnitude == need.p90 - math.ceil(need.mean)
+    message = problem.message
+    assert f"jusqu’à {need.p90} dans 9 parties sur 10" in message
+    assert f"{number_format(need.mean, decimal_pos=1)} en moyenne" in message
+    assert "simulation des règles" in message
+
+
+@pytest.mark.django_db
+def test_a_deck_that_covers_nine_games_out_of_ten_is_not_warned_about():
+    for _ in range(envoi_need().p90):
+        make_card("coup-d-envoi", status=PUBLISHED)
+    assert coverage_of("douze-coups", "coup-d-envoi") == []
+
+
+def test_the_coverage_rule_compares_with_the_needs_it_is_given():
+    game = GAMES["douze-coups"]
+    cards = [Card(pk=n, kind="coup-d-envoi", status=PUBLISHED) for n in range(1, 11)]
+    def envoi(needs):
+        return [p for p in check_coverage(game, cards, [], needs)
+                if p.args["kind"] == "coup-d-envoi"]
+
+    kinds = {"coup-d-envoi": Need(mean=8.5, p90=10, most=14)}
+    assert envoi(Needs(4, kinds, games=50)) == []
+    kinds = {"coup-d-envoi": Need(mean=8.5, p90=11, most=14)}
+    [problem] = envoi(Needs(4, kinds, games=50))
+    assert (problem.args["have"], problem.args["need"], problem.magnitude) == (10, 11, 1)
 
 
 @pytest.mark.django_db
@@ -846,8 +898,10 @@ def test_it_counts_a_published_duel_pair_as_a_full_duel_game():
 @pytest.mark.django_db
 def test_a_ladder_coverage_warning_says_how_many_questions_are_missing():
     game = GAMES["millionnaire"]
-    need = game.kind("echelle").full_game * len(game.ladder)
-    assert need == 60
+    steps = full_game_needs(game).kinds["echelle"].steps
+    need = sum(step.p90 for step in steps.values())
+    # GAMES.md: at four, each player is game master once, a question per step a round.
+    assert need == 4 * len(game.ladder) == 60
     ladder(*[(1, 1)] * 4, (2, 1))
     [problem] = game_wide("millionnaire", "coverage")
     assert problem.severity == WARNING
