@@ -29,7 +29,7 @@ from player.views import BROWSER_COOKIE, BROWSER_SALT
 ORIGIN = b"http://127.0.0.1:8000"
 # What a test of committed writes empties after it: the rooms' tables, not the editors'
 # groups and the other rows the migrations made, which the next tests count on.
-ROOM_APPS = ["player"]
+ROOM_APPS = ["player", "cms"]
 CARD = re.compile(r'class="card[^"]*"[^>]*>(\d+)<')
 
 
