@@ -1025,15 +1025,15 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
         except ValidationError as refusal:
             for _field, errors in refusal_errors(refusal):
                 for error in errors:
-                    messages.error(request, _("L’image n’est pas recadrée : %(why)s")
+                    messages.error(request, _("L’image n’est pas recadrée : %(why)s")
                                    % {"why": error})
             return back
         forget_reports(request)
         if saved.correction is not None:
-            messages.success(request, _("Image recadrée : la correction attend la relecture, "
+            messages.success(request, _("Image recadrée : la correction attend la relecture, "
                                         "la version publiée reste en jeu."))
         else:
-            messages.success(request, _("Image recadrée (%(w)s × %(h)s px) ; l’ancienne reste "
+            messages.success(request, _("Image recadrée (%(w)s × %(h)s px) ; l’ancienne reste "
                                         "dans l’historique.") % {"w": w, "h": h})
         return back
 

@@ -236,7 +236,7 @@ def crop_image(content: bytes, box: tuple[int, int, int, int], *, path: str = ""
     except ValidationError:
         raise
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
-        raise _refused(_("L’image enregistrée est illisible : importez-la de nouveau."),
+        raise _refused(_("L’image enregistrée est illisible : importez-la de nouveau."),
                        "image_invalid") from None
     _extension, options = ENCODINGS[image_format]
     out = io.BytesIO()

@@ -475,7 +475,7 @@ def question_image_crop(*, obj: Question, box: tuple[int, int, int, int], user,
             content = stored.read()
     except OSError:
         raise ValidationError({"image": ValidationError(
-            _("Le fichier image « %(name)s » est introuvable."), code="image_invalid",
+            _("Le fichier image « %(name)s » est introuvable."), code="image_invalid",
             params={"name": name})}) from None
     try:
         data["image"] = crop_image(content, box, path=name)

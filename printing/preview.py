@@ -117,7 +117,7 @@ def posted_rows(data, prefix: str, names: tuple[str, ...]) -> list[dict]:
 def kind_posted(data, original) -> str:
     kind = str(data.get("kind") or getattr(original, "kind", "") or "")
     if kind not in KINDS:
-        raise PreviewUnavailable(_("Choisissez un type : l’aperçu montre la carte de ce type."))
+        raise PreviewUnavailable(_("Choisissez un type : l’aperçu montre la carte de ce type."))
     return kind
 
 
@@ -163,7 +163,7 @@ def edited_question(question: Question, rows: list[PropositionRow],
     if slot is None:
         card = Card(kind=question.kind)
         return Edited(question.kind, card, [question], {question.pk: rows}, None, note=_(
-            "La question est montrée seule sur une carte de son type : elle n’est sur "
+            "La question est montrée seule sur une carte de son type : elle n’est sur "
             "aucune carte."))
     card = slot.card
     questions = [question if stored.pk == question.pk else stored

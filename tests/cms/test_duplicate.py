@@ -48,12 +48,12 @@ def test_a_question_is_copied_with_its_propositions_as_a_new_draft(editor_client
 
 def test_the_copy_of_corrected_content_is_the_correction_editors_see(editor):
     original = make_question("echelle", step=1, difficulty=1, status=Status.PUBLISHED)
-    data = {**services.shown_state(original), "text": "Texte de la correction ?"}
+    data = {**services.shown_state(original), "text": "Texte de la correction\u202f?"}
     data.pop("status")
     services.content_save(obj=original, data=data, user=editor)
 
     copy = services.content_duplicate(obj=original, user=editor)
-    assert copy.text == "Texte de la correction ?"
+    assert copy.text == "Texte de la correction\u202f?"
     assert Question.objects.get(pk=original.pk).text != copy.text
 
 
