@@ -52,6 +52,7 @@ from .engines.base import (
     NotEnoughContent,
     Refused,
     Unit,
+    states_handed_over,
 )
 
 GAMES_SIMULATED = 100
@@ -113,8 +114,7 @@ class Deck:
             choices = tuple(Choice(ANSWER if n in right else "", n in right,
                                    hidden=n >= kind.propositions - kind.hidden)
                             for n in range(kind.propositions))
-        # Every action copies the whole state: texts as short as an answer can be keep the
-        # copies cheap.
+        # Texts as short as an answer can be: the state the engine packs stays small.
         return Item(id=number, text="", difficulty=difficulty, step=step, choices=choices,
                     answer=ANSWER, has_image=kind.needs_image)
 
@@ -148,7 +148,7 @@ def engine_for(game: GameSpec, players: int):
 
 def dealt(game: GameSpec, engine, players: int) -> dict[str, int]:
     """Return how many units of each kind to deal first: plenty beside every guess."""
-    # Every action copies the whole state, decks included: a game dealt twice the guess runs
+    # The engine packs every dealt unit into its state: a game dealt twice the guess runs
     # faster than one dealt for the longest game, and the rare game that empties a deck is
     # played again with twice as much (`simulate`).
     wanted = engine.needs(players)
@@ -202,18 +202,21 @@ def play(game: GameSpec, engine, players: list[str], counts: dict[str, int],
 
     state = engine.start(lifted(game, counts), content, players, seed, now=0.0)
     now, read = 0.0, set[int]()
-    for _ in range(MAX_ACTIONS):
-        if engine.finished(state):
-            break
-        delay, action = engine.simulated_action(state, rng, knows)
-        now += delay
-        deadline = engine.deadline(state)
-        if deadline is not None and now >= deadline:
-            now, action = deadline, {"type": "timeout"}
-        state, events = engine.apply(state, {**action, "now": now})
-        read.update(e["question"] for e in events if e["type"] in (ANSWERED, SHOWN, OVERRIDDEN))
-    else:
-        raise RuntimeError(f"{game.slug}: a simulated game did not end in {MAX_ACTIONS} moves")
+    with states_handed_over():  # no state is read again once played on: no copies
+        for _ in range(MAX_ACTIONS):
+            if engine.finished(state):
+                break
+            delay, action = engine.simulated_action(state, rng, knows)
+            now += delay
+            deadline = engine.deadline(state)
+            if deadline is not None and now >= deadline:
+                now, action = deadline, {"type": "timeout"}
+            state, events = engine.apply(state, {**action, "now": now})
+            read.update(e["question"] for e in events
+                        if e["type"] in (ANSWERED, SHOWN, OVERRIDDEN))
+        else:
+            raise RuntimeError(
+                f"{game.slug}: a simulated game did not end in {MAX_ACTIONS} moves")
     units: dict[str, set[int]] = defaultdict(set)
     steps: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for question in read:
@@ -322,8 +325,8 @@ def store(path: Path, needs: Needs) -> None:
 def _needs(slug: str) -> Needs:
     # The figures depend on the rules alone, not on the library: kept on disk under a key
     # that changes with the spec and the engines' code, they are simulated once, not once
-    # per process (a hundred games of the longest game take tens of seconds: every action
-    # copies the whole state, decks included).
+    # per process (a hundred games of the longest game take about two seconds, too long to
+    # pay on every process's first save).
     game = GAMES[slug]
     path = Path(settings.COVERAGE_DIR) / (
         f"{slug}-{GAMES_SIMULATED}-{SEED}-{fingerprint(game)}.json")

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import pickle
+import random
 
 import pytest
 
 from cms.games import GAMES
 from cms.games.spec import ContentKind, GameSpec, Players
-from player.coverage import chance, fingerprint, full_game_needs, simulate, store, stored
+from player.coverage import (
+    Deck,
+    chance,
+    fingerprint,
+    full_game_needs,
+    lifted,
+    simulate,
+    store,
+    stored,
+)
+from player.engines import ENGINES
 
 DOUZE_COUPS = GAMES["douze-coups"]
 MILLIONNAIRE = GAMES["millionnaire"]
@@ -124,3 +137,28 @@ def test_the_figures_kept_on_disk_read_back_as_simulated(tmp_path):
 def test_the_figures_change_key_when_the_rules_change():
     changed = dataclasses.replace(DOUZE_COUPS, players=Players(minimum=2, maximum=4, coverage=3))
     assert fingerprint(changed) != fingerprint(DOUZE_COUPS)
+
+
+@pytest.mark.parametrize("game", [DOUZE_COUPS, MILLIONNAIRE, PRENDRE_SA_PLACE],
+                         ids=lambda game: game.slug)
+def test_playing_on_the_same_state_gives_the_figures_copies_give(game, monkeypatch):
+    # The simulation lets the engines change their state in place (no copy per move): the
+    # figures must be those of games played as rooms play them, a fresh state per move.
+    fast = simulate(game, games=6, seed=11)
+    monkeypatch.setattr("player.coverage.states_handed_over", contextlib.nullcontext)
+    copied = simulate(game, games=6, seed=11)
+    assert fast.kinds == copied.kinds
+
+
+def test_an_engine_given_a_state_outside_a_simulation_leaves_it_as_it_was():
+    engine = ENGINES["douze-coups"]
+    needs = engine.needs(4)
+    deck = Deck(DOUZE_COUPS, 3)
+    counts = {kind.slug: max(kind.full_game or needs.get(kind.slug, 1), 1) + 2
+              for kind in DOUZE_COUPS.kinds}
+    content = {kind.slug: deck.units(kind, counts[kind.slug]) for kind in DOUZE_COUPS.kinds}
+    state = engine.start(lifted(DOUZE_COUPS, counts), content, ["A", "B", "C", "D"], 3)
+    before = pickle.dumps(state)
+    after, _events = engine.apply(state, {**engine.simulated_action(
+        state, random.Random(1), lambda _d, _l: True)[1], "now": 1.0})
+    assert pickle.dumps(state) == before and after is not state
