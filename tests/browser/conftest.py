@@ -54,3 +54,12 @@ def load_demo(tmp_path, game):
     folder.mkdir()
     (folder / game).symlink_to(Path(settings.BASE_DIR) / "fixtures" / game)
     call_command("load_demo", dir=folder, stdout=io.StringIO())
+
+
+def as_stored(text: str) -> str:
+    """Return text typed on a keyboard (a plain space before « ? ! ; : ») as the admin
+    stores it: French typography, a narrow no-break space before ? ! ; and a no-break
+    space before :."""
+    for mark in "?!;":
+        text = text.replace(f" {mark}", f"\u202f{mark}")
+    return text.replace(" :", "\u00a0:")

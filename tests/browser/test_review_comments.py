@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from cms import services
 from cms.models import Question, Status
-from tests.browser.conftest import LIVE_DATABASE, log_in, screenshot_path
+from tests.browser.conftest import LIVE_DATABASE, as_stored, log_in, screenshot_path
 from tests.builders import make_card, make_question
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]
@@ -62,7 +62,7 @@ def test_a_reviewer_asks_for_corrections_and_the_author_sees_and_fixes_them(
     her.click("input[name=_submit_review]")
     expect(her.locator(".messagelist")).to_contain_text("modifié avec succès")
     question.refresh_from_db()
-    assert (question.text, question.status) == (FIXED, Status.REVIEW)
+    assert (question.text, question.status) == (as_stored(FIXED), Status.REVIEW)
     her.goto(f"{live_server.url}/admin/cms/question/{question.pk}/change/")
     her.fill("#plateau-comment-form textarea", "Corrigé : les deux fleuves sont cités.")
     her.click("#plateau-comment-form input[type=submit]")
