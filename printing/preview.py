@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pypdfium2 as pdfium
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from PIL import Image
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 
+from cms import composer
 from cms.games import KINDS
 from cms.models import Card, CardQuestion, Proposition, Question, Status
 from cms.validation import GameContent, Problem, PropositionRow
@@ -182,11 +184,40 @@ def card_posted(data, original: Card | None) -> Edited:
     card = Card(pk=getattr(original, "pk", None), ref=getattr(original, "ref", ""), kind=kind,
                 status=getattr(original, "status", Status.DRAFT), title=_text(data, "title"),
                 colour=_text(data, "colour"))
+    if data.get(composer.POSTED):
+        return composed_card(card, data[composer.POSTED], original)
     pks = [pk for pk in (_number(row["question"]) for row in
                          posted_rows(data, "slots", ("question",))) if pk is not None]
     found = Question.objects.in_bulk(pks)
     questions = [found[pk] for pk in dict.fromkeys(pks) if pk in found]
     return Edited(kind, card, questions, stored_rows(questions), original)
+
+
+def composed_card(card: Card, raw: str, original: Card | None) -> Edited:
+    """Return the card as its composer holds it: picked questions as stored, written ones
+    in memory (numbered below zero, as nothing stored is), blank slots left out."""
+    try:
+        slots = composer.read(raw, KINDS[card.kind][1])
+    except ValidationError as error:
+        raise PreviewUnavailable(" ".join(error.messages)) from None
+    picked = [slot for slot in slots if isinstance(slot, int)]
+    found = Question.objects.in_bulk(picked)
+    propositions = stored_rows(list(found.values()))
+    questions = []
+    for number, slot in enumerate(slots, start=1):
+        if isinstance(slot, int):
+            if slot in found and found[slot] not in questions:
+                questions.append(found[slot])
+        elif slot is not None:
+            written = Question(pk=-number, kind=card.kind, status=Status.DRAFT,
+                               text=slot["text"], difficulty=slot["difficulty"] or 1,
+                               answer=slot["answer"], variants=slot["variants"],
+                               theme=slot["theme"])
+            questions.append(written)
+            propositions[written.pk] = [
+                PropositionRow(row["text"], row["is_right"], row["is_hidden"])
+                for row in slot["propositions"]]
+    return Edited(card.kind, card, questions, propositions, original)
 
 
 def questions_on(card: Card) -> list[Question]:

@@ -328,6 +328,11 @@ def test_a_slot_dragged_onto_another_takes_its_place(page, live_server, editor):
     for index, (text, _propositions, _right) in enumerate(COUP_DE_MAITRE[:3]):
         slots(page).nth(index).locator("textarea[data-field=text]").fill(text)
 
+    # As a person would, she drags once the page has settled: the check of what she typed
+    # has come back (its messages move the slots down).
+    expect(page.locator("#plateau-slots[data-checked='1']")).to_have_count(1)
+    # Both slots in view, as on a screen where she can see where she drops it.
+    slots(page).nth(0).evaluate("slot => slot.scrollIntoView()")
     slots(page).nth(2).locator(".plateau-handle").drag_to(slots(page).nth(0))
 
     texts = [slots(page).nth(n).locator("textarea[data-field=text]").input_value()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 from types import SimpleNamespace
 
 import pypdfium2 as pdfium
@@ -188,6 +189,38 @@ def test_a_new_question_is_shown_before_it_is_ever_saved(editor_client):
     assert "Combien de pattes a une araignée" in front
     assert "Question n° 3" in front
     assert "Huit" in back  # the right answer behind the question
+
+
+def test_a_new_card_composed_on_its_page_prints_the_questions_written_and_picked(
+        editor_client):
+    # The card composer sends its slots as one JSON field: written questions, picked ones
+    # (by their pk) and blank slots, in the order of the page.
+    picked = make_question("coup-de-maitre", text="Quel peintre a signé « Guernica »\u202f?")
+    composition = [
+        {"text": "Quel est le plus haut sommet des Pyrénées ?", "difficulty": "1",
+         "propositions": [{"text": "Aneto", "is_right": True, "is_hidden": False},
+                          {"text": "Vignemale", "is_right": False, "is_hidden": False},
+                          {"text": "Mont Perdu", "is_right": False, "is_hidden": True}]},
+        {"question": picked.pk},
+        {"text": "", "difficulty": "", "propositions": []},
+        {"text": "En quelle année est né Victor Hugo ?", "difficulty": "4",
+         "propositions": [{"text": "1802", "is_right": True, "is_hidden": False}]},
+    ]
+    data = {"kind": "coup-de-maitre", "title": "Tapé à l’instant",
+            "plateau_composer": json.dumps(composition)}
+    response = editor_client.post(preview_url(model_name="card") + "?format=pdf", data)
+    front = flat(PdfReader(io.BytesIO(response.content)).pages[0].extract_text())
+    places = [front.index(text) for text in (
+        "plus haut sommet des Pyrénées", "signé « Guernica »", "est né Victor Hugo")]
+    assert places == sorted(places)
+    assert "Tapé à l’instant" in front and "Aneto" in front and "Mont Perdu" in front
+    assert not Question.objects.exclude(pk=picked.pk).exists()  # nothing was saved
+
+
+def test_a_composition_the_page_could_not_have_sent_says_why_it_is_not_shown(editor_client):
+    data = {"kind": "coup-de-maitre", "title": "Carte", "plateau_composer": "{pas du JSON"}
+    body = editor_client.post(preview_url(model_name="card"), data).json()
+    assert "illisible" in body["unavailable"]
 
 
 def test_a_question_on_no_card_is_shown_alone_on_a_card_of_its_kind(editor_client):

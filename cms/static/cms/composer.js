@@ -439,6 +439,9 @@
 
     function schedule() {
       list.dataset.checked = "";
+      // The composition as it stands, for the live preview too (cms/preview.js).
+      posted.value = JSON.stringify(serialise());
+      form.dispatchEvent(new Event("plateau:composed"));
       check();
     }
 
@@ -450,6 +453,7 @@
     if (titleInput) titleInput.addEventListener("input", schedule);
     form.addEventListener("submit", () => { posted.value = JSON.stringify(serialise()); });
     render();
+    posted.value = JSON.stringify(serialise()); // what the preview prints from the start
     if (slots.some((slot) => !isBlank(slot))) schedule();
   }
 

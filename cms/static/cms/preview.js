@@ -111,6 +111,7 @@
 
     form.addEventListener("input", later);
     form.addEventListener("change", later);
+    form.addEventListener("plateau:composed", later); // the card composer's slots changed
     // Rows added, removed or moved by the inlines' buttons.
     form.addEventListener("click", (event) => {
       if (event.target.closest(".add-row, .inline-deletelink, .plateau-move")) {
