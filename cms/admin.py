@@ -912,11 +912,11 @@ class QuestionAdmin(PlateauImportExportMixin, ContentAdmin):
         if kind is None:
             return data
         dropped = []
-        for name in sorted(set(shapes.OPTIONAL_FIELDS) - shapes.question_fields(kind)):
+        for name in shapes.lacking(kind):
             posted = form.data.get(name) if name not in form.fields else None
             if data.get(name) not in (None, "") or posted:
                 dropped.append(str(Question._meta.get_field(name).verbose_name))
-            data[name] = shapes.blank_value(name)
+        data = shapes.shaped(data, kind)
         if dropped and form.plateau_request is not None:
             messages.warning(form.plateau_request, _(
                 "%(kind)s : ces champs n’existent pas pour ce type et ont été vidés : "

@@ -29,7 +29,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 from reversion.models import Version
 
-from . import change_log, search, snapshots
+from . import change_log, search, shapes, snapshots
 from .games import GAMES, KINDS
 from .images import CleanImage, clean_image, crop_image, read_upload, store_clean_image
 from .models import (
@@ -1458,13 +1458,20 @@ def questions_bulk_edit(*, questions: Sequence[Question], changes: dict, user) -
     return saved
 
 
+def bulk_changed(state: dict, changes: dict) -> dict:
+    """Return a question's state with the changes of a bulk edit: a new kind empties the
+    fields it does not have (a step off the ladder), as the question's own form does."""
+    kind = KINDS.get(changes.get("kind") or "")
+    return shapes.shaped({**state, **changes}, kind[1]) if kind else {**state, **changes}
+
+
 def _bulk_write(questions, changes: dict, user) -> tuple[list[Saved], dict[Question, list[str]]]:
     """Write each question's edit; return what was saved and why others were refused."""
     changes = {k: v for k, v in changes.items() if k in BULK_FIELDS}
     saved, refused = [], {}
     for question in questions:
         question = Question.objects.get(pk=question.pk)
-        data = {**shown_state(question), **changes}
+        data = bulk_changed(shown_state(question), changes)
         data.pop("status")
         try:
             saved.append(content_save(obj=question, data=data, user=user, comment=site_text(
@@ -1502,7 +1509,7 @@ def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
     rows = []
     for question in questions:
         before = shown_state(question)
-        after = {**before, **changes}
+        after = bulk_changed(before, changes)
         refusal = refused_by_pk.get(question.pk, [])
         # What is refused is not judged further (a step off every ladder has no band).
         broken = [] if refusal else new_errors(snapshot_problems(question, after),

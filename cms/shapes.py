@@ -43,6 +43,16 @@ def blank_value(name: str):
     return None if name == "step" else ""
 
 
+def lacking(kind: ContentKind) -> list[str]:
+    """Return the optional question fields this kind does not have, in a fixed order."""
+    return sorted(set(OPTIONAL_FIELDS) - question_fields(kind))
+
+
+def shaped(data: dict, kind: ContentKind) -> dict:
+    """Return a question's data with the fields `kind` does not have emptied."""
+    return {**data, **{name: blank_value(name) for name in lacking(kind)}}
+
+
 def hidden_presets(kind: ContentKind) -> list[bool]:
     """Return which proposition rows start hidden: the last ones, as many as the kind hides."""
     return [n >= kind.propositions - kind.hidden for n in range(kind.propositions)]

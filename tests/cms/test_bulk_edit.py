@@ -83,9 +83,17 @@ def test_a_kind_change_that_leaves_wrong_proposition_counts_is_shown_before_writ
     questions = ladder(2)  # four propositions each; a coup d'envoi takes two
     page = bulk(logged_in(editor), questions, kind="coup-d-envoi", step="")
     rows = page.context["rows"]
+    # The step goes with the ladder, as in the question's own form: only the counts break.
     assert [sorted(p.code for p in row.new_errors) for row in rows] == [
-        ["hidden_count", "proposition_count", "step_unexpected"]] * 2
+        ["hidden_count", "proposition_count"]] * 2
     assert "Ce qui casserait" in page.content.decode()
+
+
+def test_a_kind_change_empties_the_fields_the_new_kind_does_not_have(editor):
+    questions = ladder(2)
+    services.questions_bulk_edit(questions=questions, changes={"kind": "coup-d-envoi"},
+                                 user=editor)
+    assert [(live(q).kind, live(q).step) for q in questions] == [("coup-d-envoi", None)] * 2
 
 
 def test_one_refusal_writes_nothing_and_names_the_question(editor):
