@@ -280,6 +280,8 @@ def test_the_question_form_takes_the_shape_of_each_kind(page, live_server, edito
 
     page.goto(f"{live_server.url}/admin/cms/question/add/?game=millionnaire")
     expect(rows).to_have_count(4)
+    # Exactly the kind's rows: no link to add a fifth.
+    expect(page.get_by_text("Ajouter un objet Proposition supplémentaire")).to_be_hidden()
     expect(page.locator(".form-row.field-step")).to_be_visible()
     expect(page.locator("#plateau-shortcuts")).to_contain_text("Ctrl")
     page.fill("#id_text", "Quelle est la capitale de l’Australie ?")

@@ -457,5 +457,11 @@
     if (slots.some((slot) => !isBlank(slot))) schedule();
   }
 
-  window.addEventListener("load", setUp);
+  // After Django's inlines.js has made its "add another" rows: it does so in a jQuery ready
+  // handler, which jQuery runs asynchronously and may run after "load"; a handler queued on
+  // jQuery's ready at "load" runs after it.
+  window.addEventListener("load", () => {
+    if (window.django && window.django.jQuery) window.django.jQuery(setUp);
+    else setUp();
+  });
 })();

@@ -134,6 +134,11 @@
     select.addEventListener("change", () => update(true));
     update(false);
   }
-  // After Django's inlines.js has set up the "add another" links.
-  window.addEventListener("load", setUp);
+  // After Django's inlines.js has made its "add another" rows: it does so in a jQuery ready
+  // handler, which jQuery runs asynchronously and may run after "load"; a handler queued on
+  // jQuery's ready at "load" runs after it.
+  window.addEventListener("load", () => {
+    if (window.django && window.django.jQuery) window.django.jQuery(setUp);
+    else setUp();
+  });
 })();
