@@ -85,7 +85,7 @@ SPEC = GameSpec(
     order=2,
     name="Qui veut gagner des millions ?",
     # No maximum in the rules; decks are counted for a table of four (one round each).
-    players=Players(minimum=2, maximum=None, coverage=4),
+    players=Players(minimum=2, maximum=None, coverage=6),
     kinds=(
         ContentKind(
             slug="echelle",

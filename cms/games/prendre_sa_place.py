@@ -74,7 +74,7 @@ SPEC = GameSpec(
     order=3,
     name="Tout le monde veut prendre sa place",
     # No maximum in the rules; decks are counted for a Champion and three challengers.
-    players=Players(minimum=2, maximum=None, coverage=4),
+    players=Players(minimum=2, maximum=None, coverage=6),
     kinds=(
         ContentKind(
             slug="qualifs",

@@ -900,15 +900,15 @@ def test_a_ladder_coverage_warning_says_how_many_questions_are_missing():
     game = GAMES["millionnaire"]
     steps = full_game_needs(game).kinds["echelle"].steps
     need = sum(step.p90 for step in steps.values())
-    # GAMES.md: at four, each player is game master once, a question per step a round.
-    assert need == 4 * len(game.ladder) == 60
-    ladder(*[(1, 1)] * 4, (2, 1))
+    # GAMES.md: at six, each player is game master once, a question per step a round.
+    assert need == 6 * len(game.ladder) == 90
+    ladder(*[(1, 1)] * 6, (2, 1))
     [problem] = game_wide("millionnaire", "coverage")
     assert problem.severity == WARNING
-    assert problem.magnitude == need - 5
+    assert problem.magnitude == need - 7
     short = dict(problem.args["short"])
-    assert 1 not in short  # four questions: step 1 is full
-    assert short[2] == 3
+    assert 1 not in short  # six questions: step 1 is full
+    assert short[2] == 5
 
 
 @pytest.mark.django_db

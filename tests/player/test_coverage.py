@@ -91,22 +91,24 @@ def test_a_coup_par_coup_round_uses_at_least_one_fiche(douze_coups):
     assert douze_coups["coup-par-coup"].most > 1
 
 
-def test_millionnaire_at_four_reads_one_question_per_step_per_round():
-    # GAMES.md: each player is game master once, a round a player: four questions per step
-    # are drawn for the table, whatever the climb.
+def test_millionnaire_at_six_reads_one_question_per_step_per_round():
+    # GAMES.md: each player is game master once, a round a player: at the largest table the
+    # player seats (six), six questions per step are drawn, whatever the climb.
     need = full_game_needs(MILLIONNAIRE).kinds["echelle"]
+    assert full_game_needs(MILLIONNAIRE).players == 6
     assert set(need.steps) == {step.number for step in MILLIONNAIRE.ladder}
     assert {(n, step.p90) for n, step in need.steps.items()} == {
-        (step.number, 4) for step in MILLIONNAIRE.ladder}
-    assert need.p90 == need.mean == 4 * len(MILLIONNAIRE.ladder)
+        (step.number, 6) for step in MILLIONNAIRE.ladder}
+    assert need.p90 == need.mean == 6 * len(MILLIONNAIRE.ladder)
 
 
-def test_prendre_sa_place_at_four_draws_a_qualifs_card_per_challenger_and_four_defi_themes():
-    # GAMES.md: the Champion and three challengers; each challenger answers a Qualifs card,
+def test_prendre_sa_place_at_six_draws_a_qualifs_card_per_challenger_and_four_defi_themes():
+    # GAMES.md: the Champion and five challengers; each challenger answers a Qualifs card,
     # one Compet' card for all, four Défi cards drawn for the Champion to pick a theme.
-    needs = full_game_needs(PRENDRE_SA_PLACE).kinds
-    assert {slug: (need.mean, need.p90) for slug, need in needs.items()} == {
-        "qualifs": (3, 3), "compet": (1, 1), "defi": (4, 4)}
+    needs = full_game_needs(PRENDRE_SA_PLACE)
+    assert needs.players == 6
+    assert {slug: (need.mean, need.p90) for slug, need in needs.kinds.items()} == {
+        "qualifs": (5, 5), "compet": (1, 1), "defi": (4, 4)}
 
 
 def test_a_game_no_engine_can_play_keeps_the_registrys_guess():
