@@ -787,6 +787,16 @@ class SortableInline(admin.TabularInline):
                 "remove": forms.BooleanField(label=_("Retirer"), required=False),
             })
             kwargs["can_delete"] = False
+        else:
+            # The page ticks a blank row's boxes as its kind presets them (the last one
+            # hidden…): a new row counts once its main field is filled, so a draft saves.
+            base, main = self.form, self.main_field
+
+            def has_changed(form):
+                typed = str(form[main].value() or "").strip()
+                return (form.instance.pk is not None or bool(typed)) and base.has_changed(form)
+
+            kwargs["form"] = type(f"Blank{base.__name__}", (base,), {"has_changed": has_changed})
         return super().get_formset(request, obj, **kwargs)
 
     def get_fields(self, request, obj=None):

@@ -273,3 +273,21 @@ def test_deleting_a_question_of_a_published_card_is_refused_and_keeps_both(revie
     assert card.status == Status.PUBLISHED
     assert card.ordered_slots()[0].question_id == question.pk
     assert "Rien n’a été supprimé" in response.content.decode()
+
+
+def test_a_draft_is_saved_with_a_blank_row_whose_boxes_the_kind_ticked(editor_client):
+    # The page ticks « cachée » on a coup de maître's third row before anything is typed.
+    add = reverse("admin:cms_question_add")
+    data = form_data(editor_client.get(add, {"kind": "coup-de-maitre"}),
+                     text="Qui a peint la Joconde\u202f?", difficulty="2", _continue="1")
+    for i, text in enumerate(["Léonard de Vinci", "Raphaël", "   "]):
+        data[f"propositions-{i}-text"] = text
+        data[f"propositions-{i}-position"] = str(i + 1)
+    data["propositions-0-is_right"] = "on"
+    data["propositions-2-is_hidden"] = "on"
+
+    response = editor_client.post(add, data)
+
+    assert response.status_code == 302
+    question = Question.objects.get()
+    assert [p.text for p in question.propositions.all()] == ["Léonard de Vinci", "Raphaël"]
