@@ -1190,8 +1190,8 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
         except ValidationError as refusal:
             return JsonResponse({"problems": [{"slots": [], "message": m, "severity": "error"}
                                               for m in refusal.messages]}, status=400)
-        card = Card.objects.filter(pk=request.POST.get("card") or None).first() if (
-            request.POST.get("card", "").isdigit()) else None
+        card_pk = composer.id_or_none(request.POST.get("card", ""))
+        card = Card.objects.filter(pk=card_pk).first() if card_pk is not None else None
         problems = composer.check(kind_slug=kind.slug, title=request.POST.get("title", ""),
                                   slots=slots, card=card)
         return JsonResponse({"problems": problems})
@@ -1202,8 +1202,7 @@ class CardAdmin(PlateauImportExportMixin, ContentAdmin):
         if not questions.has_view_permission(request):
             raise PermissionDenied
         kind = request.GET.get("kind", "")
-        card = request.GET.get("card", "")
-        queryset = composer.pickable(kind, int(card) if card.isdigit() else None)
+        queryset = composer.pickable(kind, composer.id_or_none(request.GET.get("card", "")))
         queryset, _duplicates = questions.get_search_results(
             request, queryset, request.GET.get("term", "").strip())
         found = queryset.distinct().order_by("difficulty", "id").prefetch_related(

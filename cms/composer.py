@@ -23,6 +23,7 @@ from .validation import PropositionRow, check_card, check_question
 
 POSTED = "plateau_composer"
 MAX_SLOTS = 60  # more than any card holds: a page that sends more is not the composer's
+MAX_ID = 2**63 - 1  # the largest id a database holds: a larger one overflows the query
 TEXT_FIELDS = ("text", "theme", "answer", "variants")
 
 
@@ -78,12 +79,22 @@ def read(raw: str, kind: ContentKind) -> list[int | dict | None]:
     for item in parse(raw):
         picked = item.get("question")
         if picked is not None:
-            if isinstance(picked, bool) or not isinstance(picked, int):
+            if isinstance(picked, bool) or not isinstance(picked, int) or not (
+                    -MAX_ID <= picked <= MAX_ID):
                 raise unreadable()
             slots.append(picked)
         else:
             slots.append(new_question(item, kind))
     return slots
+
+
+def id_or_none(value: str) -> int | None:
+    """Return the id a request's parameter names, None when it is no id (`²`, 30 digits…)."""
+    text = (value or "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if number <= MAX_ID else None
 
 
 # --- what the page shows of a question ------------------------------------------------------
@@ -105,6 +116,7 @@ def question_state(question: Question) -> dict:
 
 def states_of(pks: list[int]) -> list[dict]:
     """Return the composer's state of these saved questions, in this order."""
+    pks = [pk for pk in pks if -MAX_ID <= pk <= MAX_ID]
     known = Question.objects.prefetch_related("propositions").in_bulk(pks)
     return [question_state(known[pk]) for pk in pks if pk in known]
 

@@ -142,6 +142,30 @@ def test_the_live_check_names_a_questions_own_problem_at_its_slot(editor_client)
     assert problems[0]["message"].startswith("Question n°2")
 
 
+@pytest.mark.parametrize("picked", [10**30, -(10**30)])
+def test_a_picked_id_no_database_holds_is_refused_as_unreadable(editor_client, picked):
+    composition = [{"question": picked}]
+
+    checked = editor_client.post(CHECK, {"kind": "coup-de-maitre",
+                                         "plateau_composer": json.dumps(composition)})
+    saved = post_card(editor_client, composition, title="Forgée")
+
+    assert checked.status_code == 400
+    assert "illisible" in checked.json()["problems"][0]["message"]
+    assert saved.status_code == 200 and "illisible" in saved.content.decode()
+    assert not Card.objects.exists()
+
+
+@pytest.mark.parametrize("card", ["9" * 30, "²", "-1", "abc"])
+def test_the_check_and_the_picker_ignore_a_card_number_that_is_no_id(editor_client, card):
+    checked = editor_client.post(CHECK, {"kind": "coup-de-maitre", "card": card,
+                                         "plateau_composer": json.dumps(coup_de_maitre())})
+    picked = editor_client.get(PICK, {"kind": "coup-de-maitre", "card": card})
+
+    assert checked.status_code == 200 and checked.json()["problems"] == []
+    assert picked.status_code == 200 and picked.json()["results"] == []
+
+
 def test_the_picker_offers_only_free_questions_of_the_cards_kind(editor_client):
     free = make_question("coup-de-maitre", text="Quel est le plus long fleuve de France ?")
     make_question("coup-d-envoi", text="Quel est le plus long fleuve d’Europe ?")
