@@ -1,5 +1,6 @@
 """Generic content models, shaped by the registry in cms.games."""
 
+import re
 import uuid
 
 import reversion
@@ -13,6 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from .games import GAMES, KINDS, MAX_STEP, PAIR_COLOURS, game_of, kind_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
 from .validators import validate_question_image
+
+SPACE_RUNS = re.compile(r"\s+")
+NO_BREAK_SPACES = ("\u202f", "\u00a0")  # French typography's, as stored (cms.typography)
 
 
 def new_ref() -> str:
@@ -185,7 +189,9 @@ class Question(Content):
         ]
 
     def __str__(self):
-        text = " ".join(self.text.split())
+        # Line breaks and runs of spaces become one space; a no-break space alone stays.
+        text = SPACE_RUNS.sub(
+            lambda run: run[0] if run[0] in NO_BREAK_SPACES else " ", self.text.strip())
         return text if len(text) <= 80 else text[:79] + "…"
 
     @property

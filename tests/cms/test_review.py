@@ -112,7 +112,7 @@ def test_a_returned_correction_stays_pending_and_waits_for_its_author(reviewer, 
     assert services_queue(reviewer) == []
     home = editor_client.get(reverse("admin:index"))
     drafts = text_of(home).split("Mes brouillons")[1]
-    assert str(question) in drafts and "correction" in drafts and REASON in drafts
+    assert text_of(str(question)) in drafts and "correction" in drafts and REASON in drafts
 
     # Saved again by its author, the correction is back in the queue, the request open.
     save(editor_client, question, "_continue", text="Quel fleuve traverse Lyon ? (corrigé)")
@@ -241,7 +241,7 @@ def test_the_queue_lists_what_awaits_review_oldest_first_with_counts_per_game(
     page = text_of(home)
     assert "À relire : 9 contenus" in page  # the card’s five questions are in review too
     assert "Qui veut gagner des millions ? : 3" in page and "Les 12 Coups de Midi : 6" in page
-    ordered = [page.index(t) for t in ("Question ancienne en relecture ?", str(corrected),
+    ordered = [page.index(t) for t in ("Question ancienne en relecture ?", text_of(str(corrected)),
                                        "Carte en relecture", "Question récente en relecture ?")]
     assert ordered == sorted(ordered)
     assert "3 jours" in page
@@ -292,8 +292,8 @@ def test_a_reviewer_sees_a_cards_correction_slot_by_slot_with_the_three_decision
     banner = html[html.index('id="plateau-correction"'):html.index("plateau-check")]
     banner_text = text_of(banner)
     assert "Question n°1" in banner_text
-    assert str(first) in banner_text and "Question remplaçante ?" in banner_text
-    assert str(second) not in banner_text  # unchanged slots are not listed
+    assert text_of(str(first)) in banner_text and "Question remplaçante ?" in banner_text
+    assert text_of(str(second)) not in banner_text  # unchanged slots are not listed
     assert 'name="_publish_correction"' in banner
     assert 'href="#plateau-request-changes"' in banner
     assert "correction/abandonner/" in banner

@@ -230,3 +230,9 @@ def test_the_migration_sets_stored_text_without_adding_history(db):
     assert question.version == number
     assert list(apps.get_model("cms", "Theme").objects.values_list("game", "name")) == [
         ("millionnaire", "Géographie")]
+
+
+def test_a_questions_label_in_lists_and_messages_keeps_its_no_break_spaces(editor):
+    question = Question(kind="echelle", text=f"Où\n  est Rouen{NBSP}: en Normandie{NNBSP}?")
+
+    assert str(question) == f"Où est Rouen{NBSP}: en Normandie{NNBSP}?"
