@@ -324,6 +324,27 @@ def test_leaving_a_page_with_unsaved_changes_asks_first(page, live_server, edito
     assert asked == ["beforeunload"]
 
 
+def test_going_back_to_a_saved_page_shows_what_is_stored_not_what_was_typed(
+        page, live_server, editor):
+    question = make_question("duel", text="Quel est le plus long fleuve de France\u202f?")
+    log_in(page, live_server, editor.username)
+    url = f"{live_server.url}/admin/cms/question/{question.pk}/change/"
+    page.goto(url)
+    page.fill("#id_text", "Texte de ce premier onglet\u202f?")
+    page.keyboard.press("Control+s")
+    expect(page.locator(".messagelist")).to_contain_text("modifié")
+    other = page.context.new_page()
+    other.goto(url)
+    other.fill("#id_text", "Texte d’un autre onglet\u202f?")
+    other.keyboard.press("Control+s")
+    expect(other.locator(".messagelist")).to_contain_text("modifié")
+
+    page.go_back()
+
+    # The browser would put back what was typed there, which the server reads as seen.
+    expect(page.locator("#id_text")).to_have_value("Texte d’un autre onglet\u202f?")
+
+
 def test_a_slot_dragged_onto_another_takes_its_place(page, live_server, editor):
     log_in(page, live_server, editor.username)
     page.goto(f"{live_server.url}/admin/cms/card/add/?game=douze-coups&kind=coup-de-maitre")

@@ -36,6 +36,9 @@
   function setUp() {
     const form = changeForm();
     if (!form) return;
+    // Back on a page, the browser would put the editor's earlier typing over what is stored
+    // now, under a fresh version the server takes as seen: another's save overwritten.
+    form.setAttribute("autocomplete", "off");
     let dirty = false;
     let leaving = false;
     const touched = (event) => { if (event.isTrusted) dirty = true; };
