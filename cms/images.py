@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -148,7 +149,8 @@ def clean_image(content: bytes, *, path: str = "") -> CleanImage:
                 raise _refused(
                     _("L’image fait %(w)s × %(h)s pixels ; le maximum est %(max)s millions "
                       "de pixels."),
-                    "image_too_large", w=width, h=height, max=round(max_pixels / 1_000_000, 1))
+                    "image_too_large", w=width, h=height,
+                    max=floatformat(max_pixels / 1_000_000, -1))  # 16 ; 2,5
             image.verify()
         # verify() leaves the image unusable and skips the pixels: decode them all, afresh.
         with Image.open(io.BytesIO(content)) as image:

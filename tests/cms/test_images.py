@@ -71,6 +71,14 @@ def test_it_refuses_a_png_above_the_pixel_cap(settings):
     assert refusal_code(upload(image_bytes("PNG", (32, 24)))) == "image_too_large"
 
 
+def test_the_pixel_cap_is_written_as_french_writes_numbers(settings):
+    settings.PLATEAU_IMAGE_MAX_PIXELS = 2_500_000
+    with pytest.raises(ValidationError) as refused:
+        validate_question_image(upload(image_bytes("PNG", (1600, 1600))))
+
+    assert "le maximum est 2,5 millions de pixels" in refused.value.messages[0]
+
+
 def test_it_accepts_a_png_exactly_at_the_pixel_cap(settings):
     settings.PLATEAU_IMAGE_MAX_PIXELS = 32 * 24
     assert validate_question_image(upload(image_bytes("PNG", (32, 24)))) is None
