@@ -1498,6 +1498,26 @@ def _reasons(refusal: ValidationError) -> list[str]:
     return [str(m) for m in refusal.messages]
 
 
+def _card_new_errors(questions: Sequence[Question], changes: dict) -> dict[int, list[Problem]]:
+    """Return, by question, the errors the changes would bring to the cards holding them
+    (a card's order is judged with all of its questions changed at once)."""
+    selected = {question.pk for question in questions}
+    found: dict[int, list[Problem]] = {}
+    for card in Card.objects.filter(slots__question__in=selected).distinct():
+        held = [slot.question for slot in card.ordered_slots()]
+        before = [snapshots.apply_fields(q, shown_state(q)) for q in held]
+        after = [snapshots.apply_fields(Question.objects.get(pk=q.pk),
+                                        {**shown_state(q), **changes})
+                 if q.pk in selected else q for q in before]
+        broken = [p for p in new_errors(check_card(card, questions=after, partner=None),
+                                        check_card(card, questions=before, partner=None))
+                  if not p.code.startswith("pair_")]
+        for question in held:
+            if question.pk in selected:
+                found.setdefault(question.pk, []).extend(broken)
+    return found
+
+
 def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
                            user) -> list[BulkRow]:
     """Return what `questions_bulk_edit` would change and break, writing nothing."""
@@ -1506,6 +1526,7 @@ def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
         _saved, refused = _bulk_write(questions, changes, user)
         transaction.set_rollback(True)
     refused_by_pk = {question.pk: why for question, why in refused.items()}
+    on_cards = _card_new_errors(questions, changes)
     rows = []
     for question in questions:
         before = shown_state(question)
@@ -1513,7 +1534,8 @@ def questions_bulk_preview(*, questions: Sequence[Question], changes: dict,
         refusal = refused_by_pk.get(question.pk, [])
         # What is refused is not judged further (a step off every ladder has no band).
         broken = [] if refusal else new_errors(snapshot_problems(question, after),
-                                               snapshot_problems(question, before))
+                                               snapshot_problems(question, before)) + (
+            on_cards.get(question.pk, []))
         rows.append(BulkRow(question, snapshots.diff(Question, before, after), broken,
                             refusal))
     return rows

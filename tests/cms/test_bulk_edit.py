@@ -8,7 +8,7 @@ from reversion.models import Version
 from cms import services
 from cms.models import CorrectionState, Question, Status
 from tests.admin_forms import changelist_url
-from tests.builders import make_question
+from tests.builders import make_card, make_question
 from tests.cms.test_roles import browser as logged_in
 
 pytestmark = pytest.mark.django_db
@@ -129,6 +129,13 @@ def test_a_step_whose_difficulty_band_does_not_fit_is_what_would_break(editor):
     question = make_question("echelle", step=1, difficulty=1)
     rows = bulk(logged_in(editor), [question], step=15).context["rows"]
     assert [p.code for p in rows[0].new_errors] == ["step_difficulty_band"]
+
+
+def test_a_difficulty_that_breaks_the_order_of_their_card_is_what_would_break(editor):
+    card = make_card("coup-de-maitre")  # difficulties 1 to 5
+    second, third = [slot.question for slot in card.ordered_slots()[1:3]]
+    rows = bulk(logged_in(editor), [second, third], difficulty=5).context["rows"]
+    assert [{p.code for p in row.new_errors} for row in rows] == [{"difficulty_order"}] * 2
 
 
 def test_nothing_filled_in_is_asked_again(editor):
