@@ -128,3 +128,36 @@ def test_a_card_page_shows_its_card_and_can_show_it_larger(page, live_server, ed
         "aria-pressed", "true")
     assert preview.bounding_box()["width"] > 600
     page.screenshot(path=screenshot_path("preview-card-large"), full_page=False)
+
+
+def test_the_preview_leaves_the_form_its_width_beside_the_comments(page, live_server, editor):
+    # 1400 px: the menu, the form, the comments' column; the preview of an étoile is tall.
+    card = make_card("etoile-mysterieuse", title="Étoile de test")
+    question = card.ordered_slots()[0].question
+    log_in(page, live_server, editor.username)
+    page.goto(f"{live_server.url}/admin/cms/question/{question.pk}/change/")
+    expect(page.locator(".plateau-etoile .plateau-panel")).to_have_count(14)
+    page.screenshot(path=screenshot_path("preview-beside-comments"), full_page=True)
+
+    row = page.locator(".form-row.field-text").bounding_box()
+    preview = page.locator("#plateau-printed").bounding_box()
+    assert row["width"] > 500
+    beside = preview["x"] < row["x"] + row["width"] and row["x"] < preview["x"] + preview["width"]
+    above = preview["y"] + preview["height"] <= row["y"] or row["y"] + row["height"] <= preview["y"]
+    assert above or not beside
+
+
+def boxes_overlap(a, b) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def test_a_long_question_s_name_is_not_hidden_under_the_page_s_tools(
+        page, live_server, reviewer):
+    question = make_question("coup-fatal", text="Quel est le nom " + "très " * 30 + "long ?")
+    log_in(page, live_server, reviewer.username)
+    page.goto(f"{live_server.url}/admin/cms/question/{question.pk}/change/")
+
+    name = page.locator("#content > h2").bounding_box()
+    tools = page.locator(".object-tools").bounding_box()
+    assert not boxes_overlap(name, tools)
