@@ -1507,7 +1507,7 @@ def _card_new_errors(questions: Sequence[Question], changes: dict) -> dict[int, 
         held = [slot.question for slot in card.ordered_slots()]
         before = [snapshots.apply_fields(q, shown_state(q)) for q in held]
         after = [snapshots.apply_fields(Question.objects.get(pk=q.pk),
-                                        {**shown_state(q), **changes})
+                                        bulk_changed(shown_state(q), changes))
                  if q.pk in selected else q for q in before]
         broken = [p for p in new_errors(check_card(card, questions=after, partner=None),
                                         check_card(card, questions=before, partner=None))

@@ -134,8 +134,11 @@ def test_a_step_whose_difficulty_band_does_not_fit_is_what_would_break(editor):
 def test_a_difficulty_that_breaks_the_order_of_their_card_is_what_would_break(editor):
     card = make_card("coup-de-maitre")  # difficulties 1 to 5
     second, third = [slot.question for slot in card.ordered_slots()[1:3]]
-    rows = bulk(logged_in(editor), [second, third], difficulty=5).context["rows"]
+    page = bulk(logged_in(editor), [second, third], difficulty=5)
+    rows = page.context["rows"]
     assert [{p.code for p in row.new_errors} for row in rows] == [{"difficulty_order"}] * 2
+    # The editor is told which card it is.
+    assert f"Sur la carte «\u202f{card}\u202f»\u00a0:" in page.content.decode()
 
 
 def test_nothing_filled_in_is_asked_again(editor):
