@@ -449,7 +449,14 @@ class ContentAdmin(ReviewMixin, HistoryMixin, admin.ModelAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        return type(form.__name__, (form,), {"plateau_request": request})
+        form = type(form.__name__, (form,), {"plateau_request": request})
+        game = GAMES.get(request.GET.get("game", "")) if obj is None else None
+        field = form.base_fields.get("kind")  # the subclass's own fields, made just now
+        if game is not None and field is not None:
+            # New content for one game (its « Ajouter »): only that game's kinds.
+            field.choices = [(game.name, [(kind.slug, kind.label)
+                                          for kind in self.kinds_of(game)])]
+        return form
 
     def get_changeform_initial_data(self, request):
         shown = getattr(request, "plateau_shown", None)

@@ -1,6 +1,7 @@
 """Kind-shaped question forms and the card composer, through the admin's real pages."""
 
 import json
+import re
 
 import pytest
 from django.contrib.messages import get_messages
@@ -242,3 +243,26 @@ def test_save_and_add_another_opens_the_same_kind_of_the_same_game(editor_client
     again = editor_client.get(response["Location"]).content.decode()
     assert '<option value="duel" selected>' in again
     assert again.count('name="propositions-') >= 4 * 4
+
+
+def kind_options(page) -> list[str]:
+    """Return the values the page's kind select offers, blank included."""
+    select = re.search(r'<select name="kind"[^>]*>(.*?)</select>', page.content.decode(), re.S)
+    return re.findall(r'<option value="([^"]*)"', select.group(1))
+
+
+def test_adding_for_one_game_offers_only_that_games_kinds(editor_client):
+    assert kind_options(editor_client.get(f"{ADD_QUESTION}?game=millionnaire")) == ["echelle"]
+    offered = kind_options(editor_client.get(f"{ADD_CARD}?game=prendre-sa-place"))
+    assert offered == ["qualifs", "compet", "defi"]
+    # Without a game, every kind of every game, from the first game's to the last's.
+    every = kind_options(editor_client.get(ADD_QUESTION))
+    assert {"echelle", "coup-d-envoi", "compet"} <= set(every)
+
+
+def test_a_kind_of_another_game_is_refused_where_one_game_was_asked_for(editor_client):
+    page = editor_client.get(f"{ADD_QUESTION}?game=millionnaire")
+    data = {**form_data(page), "kind": "coup-fatal", "text": "Capitale du Pérou ?",
+            "answer": "Lima", "difficulty": "2"}
+    response = editor_client.post(f"{ADD_QUESTION}?game=millionnaire", data)
+    assert response.status_code == 200 and not Question.objects.exists()
