@@ -7,9 +7,13 @@ and compared field by field for editors, in their language.
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 
 from django.contrib.contenttypes.models import ContentType
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reversion.models import Version
@@ -118,6 +122,37 @@ class Change:
     label: str
     before: str
     after: str
+
+    @property
+    def marked(self) -> tuple[SafeString, SafeString]:
+        """Return before and after as HTML, escaped, the words that differ marked (<del>
+        in before, <ins> in after): a one-word correction of a long question shows."""
+        return marked_words(self.before, self.after)
+
+
+WORDS = re.compile(r"\s+|[^\s]+")
+
+
+def marked_words(before: str, after: str) -> tuple[SafeString, SafeString]:
+    """Return both texts as HTML with the runs of words that differ between them marked."""
+    old, new = WORDS.findall(before), WORDS.findall(after)
+    shown_old: list[str] = []
+    shown_new: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new,
+                                                      autojunk=False).get_opcodes():
+        removed, added = "".join(old[i1:i2]), "".join(new[j1:j2])
+        # Spaces alone (a plain one become a no-break one) are not words that changed.
+        if op == "equal" or not (removed + added).strip():
+            shown_old.append(escape(removed))
+            shown_new.append(escape(added))
+            continue
+        if removed:
+            shown_old.append(format_html("<del>{}</del>", removed))
+        if added:
+            shown_new.append(format_html("<ins>{}</ins>", added))
+    # Every piece was escaped above (escape, format_html).
+    return (mark_safe("".join(shown_old).replace("\n", "<br>")),
+            mark_safe("".join(shown_new).replace("\n", "<br>")))
 
 
 SLOT_LABEL = gettext_lazy("Question n°%(n)s")

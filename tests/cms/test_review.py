@@ -328,3 +328,20 @@ def test_a_comment_longer_than_the_limit_is_refused_whatever_the_door(editor):
         services.comment_add(obj=question, user=editor, text="x" * 2001)
     assert refusal.value.error_dict["text"][0].code == "max_length"
     assert not question.comments.exists()
+
+
+def test_the_words_a_correction_changes_are_marked_in_its_diff(reviewer, editor):
+    question = make_question("echelle", step=1, difficulty=1, status=Status.PUBLISHED,
+                             text="Quelle reine fut <b>guillotinée</b> en 1793 à Paris ?")
+    data = {**services.shown_state(question),
+            "text": "Quelle reine fut <b>guillotinée</b> en 1794 à Paris ?"}
+    data.pop("status")
+    services.content_save(obj=question, data=data, user=editor)
+
+    html = logged_in(reviewer).get(change_url(question)).content.decode()
+    banner = html[html.index('id="plateau-correction"'):html.index("plateau-check")]
+    # Only the year differs: it alone is struck out and inserted; the rest reads as it is,
+    # the editor's markup shown as text.
+    assert re.findall(r"<del>(.*?)</del>", banner) == ["1793"]
+    assert re.findall(r"<ins>(.*?)</ins>", banner) == ["1794"]
+    assert "&lt;b&gt;guillotinée&lt;/b&gt;" in banner and "<b>guillotinée" not in banner
