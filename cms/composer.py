@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from .games import KINDS
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN, ContentKind
-from .models import Card, Proposition, Question, Status
+from .models import Card, Question, Status
 from .validation import PropositionRow, check_card, check_question
 
 POSTED = "plateau_composer"
@@ -59,7 +59,8 @@ def new_question(item: dict, kind: ContentKind) -> dict | None:
     Only what the kind has is kept: a free answer sent for a kind without one is ignored.
     """
     texts = {name: str(item.get(name) or "").strip() for name in TEXT_FIELDS}
-    rows = item.get("propositions") if isinstance(item.get("propositions"), list) else []
+    posted = item.get("propositions")
+    rows: list = posted if isinstance(posted, list) else []
     propositions = [
         {"text": str(row.get("text") or "").strip(), "is_right": bool(row.get("is_right")),
          "is_hidden": bool(row.get("is_hidden"))}
@@ -189,8 +190,8 @@ def check(*, kind_slug: str, title: str, slots: list[int | dict | None],
             question = Question(kind=kind_slug, text=slot["text"], answer=slot["answer"],
                                 difficulty=slot["difficulty"], theme=slot["theme"],
                                 status=Status.DRAFT)
-            rows = [Proposition(text=row["text"], is_right=row["is_right"],
-                                is_hidden=row["is_hidden"]) for row in slot["propositions"]]
+            rows = [PropositionRow(row["text"], row["is_right"], row["is_hidden"])
+                    for row in slot["propositions"]]
             if not slot["text"]:
                 found.append(_problem([number], _("Question n°%(n)s : le texte manque.") % {
                     "n": number}))
