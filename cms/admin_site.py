@@ -20,6 +20,7 @@ from . import report_store
 from .admin_dashboard import game_dashboard
 from .games import GAMES
 from .review import home_context
+from .rules import full_game_needs
 from .validation import euros
 
 
@@ -154,8 +155,11 @@ class PlateauAdminSite(admin.AdminSite):
                   for step in game.ladder]
         scoring = [(f.metadata["label"], describe_value(getattr(game.rules, f.name), game.labels))
                    for f in fields(game.rules)] if game.rules is not None else []
+        # What a full game uses: the figures the dashboard and the coverage rule use.
+        needs = full_game_needs(game).kinds if game.kinds else {}
+        kinds = [(kind, needs.get(kind.slug)) for kind in game.kinds]
         context = {**self.each_context(request), "game": game, "title": game.name,
-                   "ladder": ladder, "scoring": scoring}
+                   "ladder": ladder, "scoring": scoring, "kinds": kinds}
         return TemplateResponse(request, "admin/cms/game.html", context)
 
     def problems_view(self, request, slug):

@@ -165,6 +165,13 @@ SPEC = GameSpec(
         ),
     ),
     rules=RULES,
+    labels={
+        PAIRING_ONE_DUEL: _("un seul face-à-face"),
+        PAIRING_RICHEST_THEN_WINNER: _("les deux plus riches, puis le gagnant contre le "
+                                       "troisième"),
+        PAIRING_POOREST_PICKS: _("le moins riche choisit son adversaire, les deux autres "
+                                 "s’affrontent"),
+    },
     summary=_("Quatre manches, deux duels et l’étoile mystérieuse : le plus riche devient "
               "Maître de Midi."),
 )

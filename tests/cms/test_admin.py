@@ -7,11 +7,12 @@ import pytest
 from django.contrib.messages import constants as message_levels
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import escape
 
 from cms.games import GAMES, content_games
 from cms.models import Card, Question, Status
-from cms.rules import validate_game
+from cms.rules import full_game_needs, validate_game
 from tests.admin_forms import change_url, changelist_url, form_data, save
 from tests.builders import make_card, make_question
 
@@ -90,6 +91,25 @@ def test_the_rules_page_names_every_number_in_french(reviewer_client, slug):
         assert f"<dt>{escape(str(field.metadata['label']))}</dt>" in page
         # No identifier shown to an editor.
         assert f"<dt>{field.name}</dt>" not in page and f"<code>{field.name}<" not in page
+
+
+def test_the_rules_page_gives_the_simulated_needs_of_a_full_game(reviewer_client):
+    # The same figures as the dashboard and the coverage rule: the final of any game at
+    # four reads question n°1 of one coup de maître card, n°2 of another… five cards.
+    needs = full_game_needs(GAMES["douze-coups"]).kinds
+    page = reviewer_client.get(reverse("admin:cms_game", args=["douze-coups"])).content.decode()
+    row = re.search(r"<td>Coup de maître.*?</tr>", page, re.S).group(0)
+    assert "<td>5 · 5</td>" in row
+    envoi = re.search(r"<td>Coup d’envoi.*?</tr>", page, re.S).group(0)
+    mean = number_format(needs["coup-d-envoi"].mean, decimal_pos=1)
+    assert f"<td>{mean} · {needs['coup-d-envoi'].p90}</td>" in envoi
+    assert reverse("admin:cms_game_dashboard", args=["douze-coups"]) in page
+
+
+def test_the_rules_page_says_who_faces_whom_in_french(reviewer_client):
+    page = reviewer_client.get(reverse("admin:cms_game", args=["douze-coups"])).content.decode()
+    assert "le moins riche choisit son adversaire" in page
+    assert "poorest-picks" not in page and "one-duel" not in page
 
 
 def test_the_rules_page_of_an_unknown_game_is_not_found(reviewer_client):
