@@ -74,6 +74,17 @@ def new_question(item: dict, kind: ContentKind) -> dict | None:
             "propositions": propositions}
 
 
+def written_question(slot: dict, kind_slug: str) -> tuple[Question, list[PropositionRow]]:
+    """Return a slot written on the page (`new_question`) as an unsaved draft question and
+    its propositions in order: what saving the card would write."""
+    question = Question(kind=kind_slug, status=Status.DRAFT, text=slot["text"],
+                        answer=slot["answer"], variants=slot["variants"],
+                        difficulty=slot["difficulty"], theme=slot["theme"])
+    rows = [PropositionRow(row["text"], row["is_right"], row["is_hidden"])
+            for row in slot["propositions"]]
+    return question, rows
+
+
 def read(raw: str, kind: ContentKind) -> list[int | dict | None]:
     """Return the posted composition as slots: a question pk, a new question, None (blank)."""
     slots: list[int | dict | None] = []
@@ -187,11 +198,7 @@ def check(*, kind_slug: str, title: str, slots: list[int | dict | None],
             rows = [PropositionRow(p.text, p.is_right, p.is_hidden)
                     for p in question.propositions.all()]
         else:
-            question = Question(kind=kind_slug, text=slot["text"], answer=slot["answer"],
-                                difficulty=slot["difficulty"], theme=slot["theme"],
-                                status=Status.DRAFT)
-            rows = [PropositionRow(row["text"], row["is_right"], row["is_hidden"])
-                    for row in slot["propositions"]]
+            question, rows = written_question(slot, kind_slug)
             if not slot["text"]:
                 found.append(_problem([number], _("Question n°%(n)s : le texte manque.") % {
                     "n": number}))

@@ -209,14 +209,11 @@ def composed_card(card: Card, raw: str, original: Card | None) -> Edited:
             if slot in found and found[slot] not in questions:
                 questions.append(found[slot])
         elif slot is not None:
-            written = Question(pk=-number, kind=card.kind, status=Status.DRAFT,
-                               text=slot["text"], difficulty=slot["difficulty"] or 1,
-                               answer=slot["answer"], variants=slot["variants"],
-                               theme=slot["theme"])
+            written, rows = composer.written_question(slot, card.kind)
+            written.pk = -number
+            written.difficulty = written.difficulty or 1  # printed as the easiest until set
             questions.append(written)
-            propositions[written.pk] = [
-                PropositionRow(row["text"], row["is_right"], row["is_hidden"])
-                for row in slot["propositions"]]
+            propositions[written.pk] = rows
     return Edited(card.kind, card, questions, propositions, original)
 
 
