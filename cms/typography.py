@@ -28,6 +28,8 @@ _APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
 _SPACES = re.compile(_SPACE + r"{2,}|\t")
 _NO_BREAK = frozenset("\u00a0\u202f\u2007")
 _ODD_SPACES = frozenset("\t\u00a0\u202f\u2007\u2009")
+# « n° 2 »: the number stays with its sign, a no-break space between them.
+_NUMERO = re.compile(r"(?<![^\W\d_])([nN]°)" + _SPACE + r"*(?=\d)")
 # Numbers written 1 000 000 keep their groups together.
 _DIGIT_GROUPS = re.compile(r"(?<=\d) (?=\d{3}\b)")
 # An address is left as it is written: "?" and ":" in it are not French punctuation.
@@ -36,7 +38,7 @@ _MASK = 0xE000  # private-use characters stand for the addresses while the rules
 
 
 # Text with none of these needs no typography: most propositions and answers.
-_TYPOGRAPHY_CHARS = frozenset(";:!?«»\"'\t\u00a0\u202f\u2009")
+_TYPOGRAPHY_CHARS = frozenset(";:!?«»\"'°\t\u00a0\u202f\u2009")
 
 
 def _needs_typography(text: str) -> bool:
@@ -70,7 +72,7 @@ def _space_before_punctuation(text: str) -> str:
 
 
 def french_spacing(text: str) -> str:
-    """Apply French typography: spaces before ; : ! ?, inside « », and ’.
+    """Apply French typography: spaces before ; : ! ?, inside « », after n°, and ’.
 
     A no-break space (U+00A0) before ":", a narrow one (U+202F) before ; ! ? and inside
     « », as the Imprimerie nationale sets them; digit groups keep their narrow spaces.
@@ -113,6 +115,8 @@ def french_spacing(text: str) -> str:
         text = _COLON.sub(NBSP + ":", text)
     if _DIGIT_SPACE.search(text):
         text = _DIGIT_GROUPS.sub(NNBSP, text)
+    if "°" in text:
+        text = _NUMERO.sub(r"\1" + NBSP, text)
     for index, address in enumerate(addresses):
         text = text.replace(chr(_MASK + index), address)
     return text

@@ -53,6 +53,10 @@ def test_dejavu_is_used_where_the_machine_has_it():
     ("Il dit : « Oui ! »", f"Il dit{NBSP}: «{NNBSP}Oui{NNBSP}!{NNBSP}»"),
     ("1 000 000 €", f"1{NNBSP}000{NNBSP}000 €"),
     ("À 12:30 : début", f"À 12:30{NBSP}: début"),
+    ("La Compet’ n°2", f"La Compet’ n°{NBSP}2"),
+    ("Étoile n°  3", f"Étoile n°{NBSP}3"),
+    ("N° 12 et n° 13", f"N°{NBSP}12 et n°{NBSP}13"),
+    ("Il fait 20 °C", "Il fait 20 °C"),
 ])
 def test_french_typography_is_applied_at_print_time(raw, printed):
     assert french(raw) == printed
