@@ -10,7 +10,7 @@ INSTALLED := $(VENV)/.installed
 # each of its two processes.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: run test test-postgres lint typecheck unit browser renders system-deps messages bench clean
+.PHONY: run test test-postgres lint typecheck unit browser renders system-deps messages variety bench clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,10 @@ messages: $(INSTALLED)
 	$(BIN)/python manage.py makemessages -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=fixtures --ignore=var
 	$(BIN)/python manage.py makemessages -d djangojs -l en --no-obsolete --ignore=.venv --ignore=tests --ignore=fixtures --ignore=var
 	$(BIN)/python manage.py compilemessages -l en --ignore=.venv
+
+# The demo library's variety figures (issue 17), from fixtures/<game>/variete.json.
+variety: $(INSTALLED)
+	$(BIN)/python -m tests.demo_variety
 
 bench: $(INSTALLED)
 	@for script in bench/[!_]*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done

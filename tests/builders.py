@@ -23,7 +23,7 @@ _WORDS = ("Amiens", "Brest", "Colmar", "Dijon", "Évreux", "Foix", "Gap", "Hyèr
 def unique_text(prefix="Question") -> str:
     n = next(_numbers)
     words = " ".join(_WORDS[(n * k) % len(_WORDS)] for k in (1, 3, 7))
-    return f"{prefix} n°{n} sur {words} {n * 7919}\u202f?"  # as stored: French typography
+    return f"{prefix} n°\u00a0{n} sur {words} {n * 7919}\u202f?"  # as stored: French typography
 
 
 @functools.cache

@@ -28,7 +28,7 @@ def new_question(text, difficulty, right=0, count=3, hidden=1):
 
 
 def coup_de_maitre(difficulties=(1, 2, 3, 4, 5)):
-    return [new_question(f"Question n°{n}\u202f?", d)
+    return [new_question(f"Question n°\u00a0{n}\u202f?", d)
             for n, d in enumerate(difficulties, start=1)]
 
 
