@@ -21,7 +21,7 @@ from cms import services, snapshots
 from cms.models import Card, Correction, Proposition, Question, Status
 from player.judging import judge
 from tests.admin_forms import form_data
-from tests.builders import make_question
+from tests.builders import make_card, make_question
 from tests.cms.test_import_admin import confirm, export, page_text, upload
 
 NNBSP, NBSP = "\u202f", "\u00a0"
@@ -230,6 +230,30 @@ def test_the_migration_sets_stored_text_without_adding_history(db):
     assert question.version == number
     assert list(apps.get_model("cms", "Theme").objects.values_list("game", "name")) == [
         ("millionnaire", "Géographie")]
+
+
+def test_content_stored_before_the_numero_rule_is_typeset_by_its_migration(db):
+    # Stored as typed before « n° 2 » kept its number: written past save's typography.
+    question = make_question("echelle")
+    card = make_card("coup-de-maitre")
+    Question.objects.filter(pk=question.pk).update(text="Qui est le n° 10 ?")
+    Card.objects.filter(pk=card.pk).update(title="Coup de maître n°3")
+    correction = Correction.objects.create(
+        question=question, base_version=1,
+        data={**snapshots.of_object(question), "text": "Qui porte le n° 9 ?"})
+    others = {q.pk: q.text for q in Question.objects.exclude(pk=question.pk)}
+    versions, number = Version.objects.count(), question.version
+
+    importlib.import_module("cms.migrations.0011_typeset_numero").forwards(apps, None)
+
+    question.refresh_from_db()
+    card.refresh_from_db()
+    correction.refresh_from_db()
+    assert question.text == f"Qui est le n°{NBSP}10{NNBSP}?"
+    assert card.title == f"Coup de maître n°{NBSP}3"
+    assert correction.data["text"] == f"Qui porte le n°{NBSP}9{NNBSP}?"
+    assert {q.pk: q.text for q in Question.objects.exclude(pk=question.pk)} == others
+    assert (Version.objects.count(), question.version) == (versions, number)
 
 
 def test_a_questions_label_in_lists_and_messages_keeps_its_no_break_spaces(editor):
