@@ -2,6 +2,7 @@
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,8 @@ def load_demo(tmp_path, game):
 def as_stored(text: str) -> str:
     """Return text typed on a keyboard (a plain space before « ? ! ; : ») as the admin
     stores it: French typography, a narrow no-break space before ? ! ; and a no-break
-    space before :."""
+    space before :, and « n° 2 » held together by a no-break space."""
+    text = re.sub(r"n° ?(?=\d)", "n°\u00a0", text)
     for mark in "?!;":
         text = text.replace(f" {mark}", f"\u202f{mark}")
     return text.replace(" :", "\u00a0:")
