@@ -7,9 +7,7 @@ reader can tell is annotated beside the rows in `variete.json`, one entry per qu
 - `auteur`: the question asks who made a work (wrote, painted, composed, directed…);
 - `genres`: when the propositions are people, their genders in order (`"ffmm"`), else null;
 - `genre_question`: the gender the wording gives the person asked for (« Quelle
-  romancière »), else null;
-- `annee` (rare): the question's year where the text misleads the count (a quantity read as
-  a year), null for none.
+  romancière »), else null.
 
 Cms.validation needs Django set up: it is imported where it is used, so that
 `python -m tests.demo_variety` can print the figures of every game.
@@ -70,10 +68,8 @@ def answers(row: dict) -> list[str]:
     return [offered[n - 1] for n in right if 0 < n <= len(offered)]
 
 
-def year(row: dict, note: dict) -> int | None:
+def year(row: dict) -> int | None:
     """Return the latest year the question or its answer names (None: not dated)."""
-    if "annee" in note:
-        return note["annee"]
     found = [int(y) for text in (row["texte"], *answers(row)) for y in _YEAR.findall(text)]
     return max(found, default=None)
 
@@ -120,7 +116,7 @@ def variety(game: str) -> Variety:
     measured = Variety(game, len(rows), Counter(row["theme"] for row in rows))
     for row in rows:
         note = notes.get(row["ref"], {})
-        when = year(row, note)
+        when = year(row)
         if when is not None:
             measured.dated += 1
             measured.recent += when > RECENT_AFTER
@@ -169,7 +165,7 @@ def same_questions(games: list[str]) -> list[tuple[str, str]]:
     """Return the pairs of questions, within a game or across games, that ask the same thing:
     texts that are near duplicates, or the same answer asked with two telling words alike
     (« Quel organe produit l’insuline ? » twice, worded apart)."""
-    from cms.validation import SimilarTexts, normalise
+    from cms.validation import normalise, similar_pairs
 
     texts, by_answer = {}, defaultdict(list)
     for game in games:
@@ -180,9 +176,7 @@ def same_questions(games: list[str]) -> list[tuple[str, str]]:
             for answer in answers(row):
                 key = " ".join(sorted(_content_words(answer) or {normalise(answer)}))
                 by_answer[key].append(row["ref"])
-    index = SimilarTexts()
-    index.update(texts)
-    pairs = {tuple(sorted((a, b))) for a, b, _similarity in index.each_pair()}
+    pairs = {tuple(sorted((a, b))) for a, b, _similarity in similar_pairs(texts)}
     for refs in by_answer.values():
         for a, b in itertools.combinations(sorted(set(refs)), 2):
             if len(_content_words(texts[a]) & _content_words(texts[b])) >= 2:
