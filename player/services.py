@@ -70,7 +70,7 @@ def on_one_screen(game: str) -> bool:
 
 
 def start_play(*, game: str, players: list[str], browser: str, seed: int | None = None,
-               now: float | None = None) -> Play:
+               now: float | None = None, options: dict[str, bool] | None = None) -> Play:
     """Draw the content and start a game for this browser; refuse a table or a library too small."""
     if not on_one_screen(game):
         raise Refused("not_on_one_screen",
@@ -78,25 +78,41 @@ def start_play(*, game: str, players: list[str], browser: str, seed: int | None 
     engine = ENGINES[game]
     players = clean_players(game, players)
     seed = secrets.randbits(48) if seed is None else seed
-    state = started(engine, game=game, players=players, browser=browser, seed=seed, now=now)
+    state = started(engine, game=game, players=players, browser=browser, seed=seed, now=now,
+                    options=options)
     return Play.objects.create(game=game, browser=browser, players=players, seed=seed,
                                state=state, finished=engine.finished(state))
 
 
 def started(engine, *, game: str, players: list[str], browser: str, seed: int,
-            now: float | None = None) -> dict:
+            now: float | None = None, options: dict[str, bool] | None = None) -> dict:
     """Draw the content for `browser` and return the engine's first state, or refuse a
-    library too small for one game."""
+    library too small for one game. `options` are the variants chosen, for an engine that
+    offers some (any other key is left out)."""
     drawn = library.draw(game, engine.needs(len(players)), seed=seed, browser=browser)
+    extra = {}
+    if getattr(engine, "options", ()):
+        extra["options"] = {o.slug: bool((options or {}).get(o.slug)) for o in engine.options}
     try:
         return engine.start(GAMES[game], drawn, players, seed,
-                            now=time.time() if now is None else now)
+                            now=time.time() if now is None else now, **extra)
     except NotEnoughContent as short:
         raise Refused("not_enough_content", _(
             "Pas assez de contenu publié pour une partie : il faut %(needed)s « %(kind)s », "
             "la bibliothèque en a %(available)s.") % {
             "needed": short.needed, "kind": GAMES[game].kind(short.kind).label_plural,
             "available": short.available}) from None
+
+
+def play_again(play: Play) -> Play:
+    """Start the same table's next game in the same browser: the same players and variants,
+    in the order the engine's rules give for a next game (`next_table`), else the same."""
+    engine = ENGINES[play.game]
+    if play.in_room or not play.finished:
+        raise Refused("not_over", _("La partie n’est pas finie."))
+    players, options = (engine.next_table(play.state) if hasattr(engine, "next_table")
+                        else (list(play.players), {}))
+    return start_play(game=play.game, players=players, browser=play.browser, options=options)
 
 
 def engine_of(play: Play):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("partie/<str:token>/", views.play, name="play"),
     path("partie/<str:token>/action/", views.act, name="act"),
     path("partie/<str:token>/plateau/", views.state, name="state"),
+    path("partie/<str:token>/rejouer/", views.play_again, name="play_again"),
     path("partie/<str:token>/image/<int:version>.png", views.image, name="image"),
     path("salle/", room_views.find, name="find_room"),
     path("salle/ouvrir/<slug:slug>/", room_views.create, name="create_room"),

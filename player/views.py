@@ -8,6 +8,7 @@ import time
 from functools import lru_cache, wraps
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -88,10 +89,13 @@ def setup(request, slug: str):
         raise Http404(_("Ce jeu ne se joue pas encore dans le navigateur."))
     engine, spec = ENGINES[slug], GAMES[slug]
     names = [request.POST.get(f"name-{i}", "")[:200] for i in range(engine.max_players)]
+    options = [{"option": option, "chosen": request.POST.get(f"option-{option.slug}") == "on"}
+               for option in getattr(engine, "options", ())]
     error = ""
     if request.method == "POST":
         try:
-            play = services.start_play(game=slug, players=names, browser=request.browser)
+            play = services.start_play(game=slug, players=names, browser=request.browser,
+                                       options={o["option"].slug: o["chosen"] for o in options})
         except Refused as refusal:
             error = refusal.message
         else:
@@ -99,7 +103,7 @@ def setup(request, slug: str):
     seats = [{"index": i, "name": names[i], "required": i < engine.min_players}
              for i in range(engine.max_players)]
     return render(request, "player/setup.html", {
-        "spec": spec, "engine": engine, "seats": seats, "error": error,
+        "spec": spec, "engine": engine, "seats": seats, "error": error, "options": options,
         "players_label": services.players_label(engine),
         "counts": range(engine.min_players, engine.max_players + 1),
         "count": max(engine.min_players, sum(1 for n in names if n.strip())),
@@ -115,6 +119,13 @@ def clocks_now(view: dict, now: float) -> dict:
             clock["remaining"] = max(0.0, clock["remaining"] - max(0.0, now - at))
             clock["at"] = now
     return view
+
+
+@lru_cache(maxsize=32)
+def game_script(game: str) -> str:
+    """Return the static path of a game's own script (its board's drawing), or ""."""
+    path = f"player/{game}.js"
+    return path if finders.find(path) else ""
 
 
 @lru_cache(maxsize=4096)
@@ -138,7 +149,7 @@ def _context(request, play: Play) -> dict:
     context = {"play": play, "view": view, "spec": play.spec,
                "action_url": reverse("player:act", args=[play.token]),
                "state_url": reverse("player:state", args=[play.token]),
-               "board": f"player/{play.game}/board.html"}
+               "board": f"player/{play.game}/board.html", "script": game_script(play.game)}
     if view.get("image"):
         # The version in the path: a new reveal is a new picture, never one from a cache.
         context["image_url"] = reverse("player:image", args=[play.token, play.version])
@@ -193,6 +204,18 @@ def act(request, token: str):
     context = _context(request, game)
     context["refusal"] = refusal
     return render(request, "player/fragment.html", context, status=200)
+
+
+@require_POST
+@with_browser
+def play_again(request, token: str):
+    """Start this finished game's table again, as the game's rules seat a next game."""
+    try:
+        game = services.play_again(_own_play(request, token))
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+        return redirect("player:play", token=token)
+    return redirect("player:play", token=game.token)
 
 
 @never_cache

@@ -8,7 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from .spec import PALETTE, GameSpec, Players
 
 COLOURS = dict(PALETTE)  # ten prisoner marbles, one per colour
-
+MINOTAUR_COLOUR = "#8e1b12"  # the Minotaur's calot, printed and played
+THESEE_COLOUR = "#e2b93b"  # the Thésée marble, in no prisoner's colour
 
 
 @dataclass(frozen=True)

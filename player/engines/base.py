@@ -92,6 +92,16 @@ def unpack(data: dict) -> Unit:
     return Unit(**{**data, "items": items})
 
 
+@dataclass(frozen=True)
+class Option:
+    """A variant of a game, chosen on the setup page before it starts: an engine that has
+    some lists them in `options`, and its `start` receives `options={slug: bool}`."""
+
+    slug: str
+    label: str
+    help: str
+
+
 class Refused(Exception):
     """An action the rules do not allow now; the state is unchanged."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from cms.games.minotaure import MINOTAUR_COLOUR as MINOTAUR_RED
+from cms.games.minotaure import THESEE_COLOUR as THESEE_GOLD
+
 COLOUR = "#5b3a1e"  # the labyrinth's brown: walls, headers and every back
 PARCHMENT = "#f7f0e1"
 ROOM_FLOOR = "#ead9b8"
-MINOTAUR_RED = "#8e1b12"
 THREAD_RED = "#b3261e"
-THESEE_GOLD = "#e2b93b"  # the Thésée marble, in no prisoner's colour
 HAIRLINE = 0.2
 
 
