@@ -148,11 +148,11 @@ class _Run:
             radius = radius_of(name, lab)
             body = pymunk.Body(mass=radius ** 3 / 512, moment=math.inf)  # a prisoner: 1
             body.position = places[name]
-            shape = pymunk.Circle(body, radius)
-            shape.elasticity = MARBLE_ELASTICITY
-            shape.collision_type = {MINOTAUR: MINOTAUR_TYPE, THESEE: THESEE_TYPE}.get(
+            ball = pymunk.Circle(body, radius)
+            ball.elasticity = MARBLE_ELASTICITY
+            ball.collision_type = {MINOTAUR: MINOTAUR_TYPE, THESEE: THESEE_TYPE}.get(
                 name, PRISONER)
-            space.add(body, shape)
+            space.add(body, ball)
             self.bodies[name] = body
             self.names[body] = name
         self.eaten: list[str] = []

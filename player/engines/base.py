@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 State = dict[str, Any]
@@ -98,8 +99,8 @@ class Option:
     some lists them in `options`, and its `start` receives `options={slug: bool}`."""
 
     slug: str
-    label: str
-    help: str
+    label: str | Promise  # lazily translated: the page is in the reader's language
+    help: str | Promise
 
 
 class Refused(Exception):

@@ -14,7 +14,7 @@ Rules as settled in GAMES.md, and where the printed rules leave a gap:
 - a foul (a marble jumping a wall) puts every marble back and ends the turn, Ariane's extra
   flick included;
 - Thésée touching the Minotaur ends the game at once: the player who flicked wins, unless
-  their own prisoner has been eaten (« vous ne pouvez plus gagner »): then nobody does;
+  their own prisoner has been eaten (« vous ne pouvez plus gagner »): then nobody does;
 - Ariane: a player may discard their card on their turn, before a flick, for one more flick
   of any marble but the Minotaur; whoever flicked the move that eats a player's prisoner
   takes the Ariane cards that player still held (not their own: a move may eat the mover's).
@@ -23,6 +23,7 @@ Rules as settled in GAMES.md, and where the printed rules leave a gap:
 from __future__ import annotations
 
 import math
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -52,7 +53,7 @@ HEX = {**COLOURS, MINOTAUR: MINOTAUR_COLOUR, THESEE: THESEE_COLOUR}
 
 
 def colour_label(colour: str) -> str:
-    """Return a marble's name as the page says it: « Rouge », « le Minotaure »."""
+    """Return a marble's name as the page says it: « Rouge », « le Minotaure »."""
     return str(LABELS[colour])
 
 
@@ -84,11 +85,11 @@ class MinotaureEngine:
     # passed round, and the table's view never carries them.
     private_hands = False
     options = (
-        Option("thesee", gettext_lazy("Variante « Thésée »"),
-               gettext_lazy("Une bille Thésée part avec les prisonniers ; si elle touche "
+        Option("thesee", gettext_lazy("Variante « Thésée »"),
+               gettext_lazy("Une bille Thésée part avec les prisonniers ; si elle touche "
                             "le Minotaure, le joueur qui l’a poussé gagne aussitôt.")),
-        Option("ariane", gettext_lazy("Variante « Ariane »"),
-               gettext_lazy("Chaque joueur reçoit une carte Ariane : un coup de plus avec "
+        Option("ariane", gettext_lazy("Variante « Ariane »"),
+               gettext_lazy("Chaque joueur reçoit une carte Ariane : un coup de plus avec "
                             "une autre bille que le Minotaure. Qui élimine un joueur prend "
                             "sa carte s’il l’avait encore.")),
     )
@@ -197,13 +198,13 @@ class MinotaureEngine:
         if state["extra"]:
             raise Refused("ariane_played", _("Une carte Ariane est déjà jouée pour ce tour."))
         if seat in state["out"]:
-            raise Refused("ariane_out", _("Un joueur éliminé ne pousse plus que le Minotaure : "
+            raise Refused("ariane_out", _("Un joueur éliminé ne pousse plus que le Minotaure : "
                                           "la carte Ariane ne lui sert plus."))
         if state["ariane"][seat] < 1:
             raise Refused("no_ariane", _("Vous n’avez pas de carte Ariane."))
         state["ariane"][seat] -= 1
         state["extra"] = True
-        state["say"] = _("%(name)s joue une carte Ariane : un coup de plus, avec une autre "
+        state["say"] = _("%(name)s joue une carte Ariane : un coup de plus, avec une autre "
                          "bille que le Minotaure.") % {"name": state["players"][seat]}
 
     def _expect_turn(self, state: State, action: dict) -> None:
@@ -229,7 +230,7 @@ class MinotaureEngine:
         seat = state["turn"]
         if marble not in self.allowed(state):
             if seat in state["out"]:
-                raise Refused("only_minotaur", _("Votre prisonnier a été dévoré : vous ne "
+                raise Refused("only_minotaur", _("Votre prisonnier a été dévoré : vous ne "
                                                  "pouvez plus pousser que le Minotaure."))
             raise Refused("not_minotaur", _("Le coup de la carte Ariane se joue avec une "
                                             "autre bille que le Minotaure."))
@@ -245,7 +246,7 @@ class MinotaureEngine:
                          "slain": outcome.thesee_won, "trajectory": outcome.trajectory()}
         state["extra"] = False
         if outcome.foul:
-            state["say"] = _("Trop fort : %(marble)s a sauté un mur. Le coup est annulé, "
+            state["say"] = _("Trop fort : %(marble)s a sauté un mur. Le coup est annulé, "
                              "les billes reprennent leur place et %(name)s passe son tour.") % {
                 "marble": colour_label(outcome.foul), "name": state["players"][seat]}
             self._pass_turn(state)
@@ -256,7 +257,7 @@ class MinotaureEngine:
             state["marbles"].pop(MINOTAUR, None)
             winner = None if seat in state["out"] else seat
             self._end(state, winner, "thesee")
-            said.append(_("Thésée a terrassé le Minotaure !"))
+            said.append(_("Thésée a terrassé le Minotaure !"))
         elif not self._settled(state):
             if not extra:
                 self._pass_turn(state)
@@ -269,13 +270,13 @@ class MinotaureEngine:
         state["eaten"].append({"marble": marble, "seat": owner, "by": by,
                                "move": state["move"]})
         if owner is None:
-            return _("%(marble)s est dévoré : c’était une bille neutre.") % {
+            return _("%(marble)s est dévoré : c’était une bille neutre.") % {
                 "marble": colour_label(marble)}
         state["out"].append(owner)
         if owner != by and state["ariane"][owner]:
             state["ariane"][by] += state["ariane"][owner]
             state["ariane"][owner] = 0
-        return _("%(marble)s est dévoré : c’était la bille de %(name)s.") % {
+        return _("%(marble)s est dévoré : c’était la bille de %(name)s.") % {
             "marble": colour_label(marble), "name": state["players"][owner]}
 
     def _settled(self, state: State) -> bool:
@@ -291,7 +292,7 @@ class MinotaureEngine:
         state["winner"] = winner
         state["result"] = result
         if winner is not None:
-            state["say"] = _("%(name)s gagne la partie !") % {"name": state["players"][winner]}
+            state["say"] = _("%(name)s gagne la partie !") % {"name": state["players"][winner]}
         else:
             state["say"] = _("Personne ne gagne la partie.")
 
@@ -311,7 +312,7 @@ class MinotaureEngine:
         seat = state["turn"]
         name = state["players"][seat]
         if seat in state["out"]:
-            return _("À %(name)s de jouer : le Minotaure seulement.") % {"name": name}
+            return _("À %(name)s de jouer : le Minotaure seulement.") % {"name": name}
         return _("À %(name)s de jouer.") % {"name": name}
 
     def view(self, state: State, seat=TABLE) -> dict:
@@ -394,7 +395,7 @@ def board_geometry() -> dict:
             walls.append({"arc": [wall.radius, wall.start, wall.end]})
         else:
             walls.append({"line": [wall.x1, wall.y1, wall.x2, wall.y2]})
-    return {"seed": lab.seed, "radius": lab.board_radius, "outer": lab.outer_radius,
+    return {"labyrinth": lab.seed, "radius": lab.board_radius, "outer": lab.outer_radius,
             "room": lab.room_radius, "wall": lab.wall_thickness, "walls": walls,
             "top_speed": physics.TOP_SPEED}
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import copy
 import json
 import math
+from itertools import pairwise
 
 import pytest
+from django.test import Client
 
 from cms.games import GAMES
 from cms.games.labyrinth import angular_distance, standard_labyrinth
@@ -140,7 +142,7 @@ def track_of(outcome, marble: str) -> list[tuple[float, float]]:
 def nearest_approach(path, point) -> float:
     """Return how close a path of straight pieces comes to a point."""
     best = math.inf
-    for (ax, ay), (bx, by) in zip(path, path[1:], strict=False):
+    for (ax, ay), (bx, by) in pairwise(path):
         dx, dy = bx - ax, by - ay
         length = dx * dx + dy * dy
         t = 0.0 if not length else max(0.0, min(1.0, ((point[0] - ax) * dx
@@ -510,6 +512,14 @@ def test_ariane_gives_one_more_flick_but_not_of_the_minotaur():
     assert state["turn"] == 1
 
 
+def test_a_foul_on_the_ariane_flick_ends_the_turn_too():
+    colour, outwards = hemmed_prisoner()
+    state = act(dealt(ariane=True), type="ariane", move="0")
+    state = flick(state, colour, outwards, HARD)
+    assert state["last"]["foul"] == colour and state["last"]["extra"]
+    assert state["turn"] == 1 and not state["extra"] and state["ariane"] == [0, 1, 1]
+
+
 def test_ariane_is_not_offered_without_the_variant():
     state = dealt()
     assert state["ariane"] == [0, 0, 0] and not ENGINE.view(state)["may_ariane"]
@@ -556,10 +566,11 @@ def swapped(state, seat_a: int, seat_b: int):
 
 
 def given_a_neutral(state, seat: int):
-    """Return the state where a player holds a colour nobody held instead of theirs."""
+    """Return the state where a player holds a neutral prisoner's colour instead of theirs."""
     state = copy.deepcopy(state)
+    neutral = next(c for c in neutrals(state) if c in state["marbles"])
     del state["owners"][colour_of(state, seat)]
-    state["owners"][neutrals(state)[0]] = seat
+    state["owners"][neutral] = seat
     return state
 
 
@@ -752,8 +763,6 @@ def test_a_finished_table_plays_again_with_the_first_eliminated_first(client):
 
 @pytest.mark.django_db
 def test_another_browser_cannot_play_a_table_again(client):
-    from django.test import Client
-
     state = finished_game()
     play = Play.objects.create(game="minotaure", browser="someone-else", players=NAMES,
                                seed=1, state=state, finished=True)

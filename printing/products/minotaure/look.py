@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from cms.games.minotaure import MINOTAUR_COLOUR as MINOTAUR_RED
-from cms.games.minotaure import THESEE_COLOUR as THESEE_GOLD
+from cms.games.minotaure import MINOTAUR_COLOUR, THESEE_COLOUR
 
 COLOUR = "#5b3a1e"  # the labyrinth's brown: walls, headers and every back
 PARCHMENT = "#f7f0e1"
 ROOM_FLOOR = "#ead9b8"
 THREAD_RED = "#b3261e"
+MINOTAUR_RED = MINOTAUR_COLOUR  # the registry's: the web player paints the same marbles
+THESEE_GOLD = THESEE_COLOUR
 HAIRLINE = 0.2
 
 
