@@ -1,7 +1,8 @@
 """Benchmark: Le jeu du Minotaure's flicks, simulated on the server, against bare pymunk.
 
 Run `make bench` or `python bench/minotaure.py [N]` (default 500). Plays N seeded random
-flicks (any marble, any direction, 5 % to 100 % strength) with `player.physics.simulate` on
+flicks (any marble, any direction, 5 % to 100 % strength) with
+`player.engines.minotaure_physics.simulate` on
 the printed board, each from where the previous one left the marbles (the start again
 every 50 flicks, or once the Minotaur or most prisoners are gone; a foul leaves them where
 they were). The baseline, timed in the same run flick by flick: pymunk alone, the same space

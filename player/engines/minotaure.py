@@ -1,7 +1,7 @@
 """Le jeu du Minotaure on one shared screen: flick marbles, bluff, outlast the others.
 
 The board is `cms.games.labyrinth`'s, the one printing draws; each flick is simulated on the
-server by `player.physics` (pymunk) and the page animates the trajectory it returns.
+server by `minotaure_physics` (pymunk) and the page animates the trajectory it returns.
 
 Each player secretly holds a colour (a Thésée card); a colour nobody holds is a neutral
 marble. The device goes round once at the start: each player in turn sees their colour on a
@@ -30,9 +30,9 @@ from django.utils.translation import gettext_lazy
 from cms.games.labyrinth import Arc, standard_labyrinth
 from cms.games.minotaure import COLOURS, MINOTAUR_COLOUR, RULES, THESEE_COLOUR
 
-from .. import physics
-from ..physics import MINOTAUR, THESEE, Flick
+from . import minotaure_physics as physics
 from .base import TABLE, Option, Refused, State, Step, dice, evolve, text_field
+from .minotaure_physics import MINOTAUR, THESEE, Flick
 
 DEAL = "deal"  # the device goes round: each player sees their colour
 PLAY = "play"

@@ -25,8 +25,8 @@ from playwright.sync_api import expect
 from cms.games import GAMES
 from cms.games.labyrinth import standard_labyrinth
 from player.engines.minotaure import ENGINE
+from player.engines.minotaure_physics import MINOTAUR, Flick, radius_of, simulate, starting_places
 from player.models import Play
-from player.physics import MINOTAUR, Flick, radius_of, simulate, starting_places
 from tests.browser.conftest import LIVE_DATABASE, screenshot_path
 
 pytestmark = [pytest.mark.browser, LIVE_DATABASE]

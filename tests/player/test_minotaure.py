@@ -23,8 +23,8 @@ from cms.games.labyrinth import angular_distance, standard_labyrinth
 from player import services
 from player.engines.base import TABLE, Refused
 from player.engines.minotaure import ENGINE
+from player.engines.minotaure_physics import Flick, simulate, starting_places
 from player.models import Play
-from player.physics import Flick, simulate, starting_places
 
 LAB = standard_labyrinth()
 SPEC = GAMES["minotaure"]
