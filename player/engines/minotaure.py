@@ -23,6 +23,7 @@ Rules as settled in GAMES.md, and where the printed rules leave a gap:
 from __future__ import annotations
 
 import math
+import re
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -49,6 +50,7 @@ LABELS = {
 }
 
 
+DECIMAL = re.compile(r"-?[0-9]{1,4}(\.[0-9]{1,3})?")
 HEX = {**COLOURS, MINOTAUR: MINOTAUR_COLOUR, THESEE: THESEE_COLOUR}
 
 
@@ -63,13 +65,11 @@ def _number(action: dict, key: str, *, low: float, high: float) -> float:
     if isinstance(value, bool):
         raise Refused("bad_value")
     if isinstance(value, str):
+        # A decimal as a form writes it (a comma allowed): no exponent, no "_", no "inf".
         text = value.strip().replace(",", ".")
-        if not text or len(text) > 12 or not text.isascii():
+        if not DECIMAL.fullmatch(text):
             raise Refused("bad_value")
-        try:
-            value = float(text)
-        except ValueError:
-            raise Refused("bad_value") from None
+        value = float(text)
     if not isinstance(value, int | float) or not math.isfinite(value):
         raise Refused("bad_value")
     if not low <= value <= high:
@@ -182,6 +182,8 @@ class MinotaureEngine:
         peek = state["peek"]
         if peek is None or self._seat(state, action) != peek["seat"]:
             raise Refused("not_now")
+        if state["phase"] == DEAL and not peek["shown"]:
+            raise Refused("not_seen", _("Chacun voit sa couleur avant de passer l’appareil."))
         state["peek"] = None
         if state["phase"] == DEAL:
             if peek["seat"] + 1 < len(state["players"]):
@@ -252,17 +254,29 @@ class MinotaureEngine:
             self._pass_turn(state)
             return
         state["marbles"] = {name: [x, y] for name, (x, y) in outcome.places.items()}
-        said = [self._eat(state, name, seat) for name in outcome.eaten]
+        said = [self._eat(state, name, seat) for name in self._eating_order(state, outcome)]
         if outcome.thesee_won:
             state["marbles"].pop(MINOTAUR, None)
-            winner = None if seat in state["out"] else seat
-            self._end(state, winner, "thesee")
+            self._end(state, seat, "thesee")
             said.append(_("Thésée a terrassé le Minotaure !"))
         elif not self._settled(state):
             if not extra:
                 self._pass_turn(state)
             said.append(self._turn_sentence(state))
         state["say"] = " ".join([*said, state["say"]] if state["phase"] == OVER else said)
+
+    def _eating_order(self, state: State, outcome) -> list[str]:
+        """Return the prisoners the flick ate: by the frame they were eaten at, then, eaten
+        together, by their owners' order of play from the mover (neutrals last)."""
+        frame = {e["marble"]: e["frame"] for e in outcome.events if e["type"] == "eaten"}
+        players = len(state["players"])
+
+        def key(marble: str) -> tuple[int, int]:
+            owner = state["owners"].get(marble)
+            after = players if owner is None else (owner - state["turn"]) % players
+            return frame.get(marble, 0), after
+
+        return sorted(outcome.eaten, key=key)
 
     def _eat(self, state: State, marble: str, by: int) -> str:
         owner = state["owners"].get(marble)

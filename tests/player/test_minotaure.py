@@ -461,6 +461,15 @@ def test_the_minotaur_eating_every_prisoner_at_once_means_nobody_wins():
     assert state["phase"] == "over" and state["winner"] is None
 
 
+def test_players_eaten_together_are_eliminated_in_the_order_of_play_from_the_mover():
+    state = nudge(dealt())  # Bob's turn: the Minotaur eats all three owned prisoners at once
+    assert state["turn"] == 1
+    state = minotaur_into_room(state)
+    assert state["out"] == [1, 2, 0]  # Bob, then Cléo, then Ana: from the mover round
+    players, _options = ENGINE.next_table(state)
+    assert players == ["Bob", "Cléo", "Ana"]
+
+
 def test_thesee_starts_with_the_prisoners_in_the_room():
     state = start(thesee=True)
     assert state["variants"] == ["thesee"] and in_room(state["marbles"][THESEE])
@@ -480,7 +489,7 @@ def test_thesee_touching_the_minotaur_wins_at_once_for_the_mover():
     assert sum(c in state["marbles"] for c in COLOURS) == 10  # every prisoner still there
 
 
-def test_thesee_slaying_the_minotaur_for_an_eliminated_mover_makes_nobody_win():
+def test_thesee_slaying_the_minotaur_wins_even_for_a_mover_already_eliminated():
     state = dealt(thesee=True)
     state = eat(state, colour_of(state, 0))  # Ana eats her own prisoner
     assert state["out"] == [0]
@@ -491,7 +500,8 @@ def test_thesee_slaying_the_minotaur_for_an_eliminated_mover_makes_nobody_win():
     state = flick(state, MINOTAUR, aim(beast, hero), MODERATE)
 
     assert state["last"]["slain"] and state["last"]["seat"] == 0
-    assert state["phase"] == "over" and state["winner"] is None and state["result"] == "thesee"
+    # « Le joueur qui a effectué le dernier coup gagne, quel que soit le nombre de prisonniers »
+    assert state["phase"] == "over" and state["winner"] == 0 and state["result"] == "thesee"
 
 
 def test_ariane_gives_one_more_flick_but_not_of_the_minotaur():
@@ -645,7 +655,8 @@ HOSTILE_FLICKS = [
     {"angle": "abc"}, {"angle": "9" * 40}, {"angle": "١٢"}, {"strength": "0"},
     {"strength": "101"}, {"strength": "-5"}, {"strength": "nan"}, {"strength": ""},
     {"marble": "noir"}, {"marble": ""}, {"marble": "x" * 500}, {"move": "1"}, {"move": ""},
-    {"move": "-1"}, {"marble": None}, {"angle": ["1"]},
+    {"move": "-1"}, {"marble": None}, {"angle": ["1"]}, {"angle": "1e2"}, {"angle": "1_0"},
+    {"strength": "0x10"}, {"angle": "+-5"}, {"strength": "50.0001"},
 ]
 
 
@@ -654,6 +665,14 @@ def test_a_hostile_flick_is_refused_and_changes_nothing(bad):
     state = dealt()
     action = {"type": "flick", "marble": "rouge", "angle": "80", "strength": "60", "move": "0"}
     refused(state, **{**action, **bad})
+
+
+def test_the_deal_moves_on_only_once_the_player_has_seen_their_colour():
+    state = start()
+    assert refused(state, type="hide", seat="0") == "not_seen"
+    state = act(state, type="show", seat="0")
+    state = act(state, type="hide", seat="0")
+    assert state["peek"] == {"seat": 1, "shown": False}
 
 
 @pytest.mark.parametrize("seat", ["99", "3", "-1", "", "a", "²", "0.5", "1 0", "0" * 10])

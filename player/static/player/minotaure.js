@@ -6,7 +6,7 @@
   "use strict";
 
   var PARCHMENT = "#f7f0e1", ROOM = "#ead9b8", WALL = "#5b3a1e", AIM = "#f2c200";
-  var PULL_MM = 120; // a pull this long flicks at full strength
+  var DEAD_ZONE = 20; // px: a pull shorter than this is a tap, or a flick called off
   var animated = null; // the last move this page animated or drew as it stands
   var sound = false;
   try { sound = window.localStorage.getItem("plateau.minotaure.sound") === "1"; } catch (e) { /* private mode */ }
@@ -235,6 +235,8 @@
     var gauge = el.querySelector("[data-gauge]");
     var launch = el.querySelector("[data-launch]");
     var toggle = el.querySelector("[data-sound]");
+    var french = (document.documentElement.lang || "fr").slice(0, 2) === "fr";
+    var announce = document.getElementById("announce");
     if (toggle) {
       toggle.checked = sound;
       toggle.addEventListener("change", function () {
@@ -256,7 +258,7 @@
           angle.value = (Math.round(board.angle * 10) / 10).toString();
           strength.value = String(board.strength);
         }
-        out.textContent = board.strength + "\u202f%";
+        out.textContent = board.strength + (french ? "\u202f%" : "%");
         gauge.style.width = board.strength + "%";
         gauge.classList.toggle("danger", board.strength > 73);
       }
@@ -270,6 +272,10 @@
 
     if (form && select.options.length) {
       var remembered = el.dataset.remember && JSON.parse(el.dataset.remember);
+      // A refused flick or a look at a colour keeps the aim; the next player starts afresh.
+      if (remembered && (remembered.move !== view.move || remembered.turn !== view.turn)) {
+        remembered = null;
+      }
       board.selected = select.value;
       sync(true);
       if (remembered) {
@@ -288,44 +294,57 @@
       if (form.requestSubmit) { form.requestSubmit(launch); } else { launch.click(); }
     }
 
-    // A drag from a marble: pull back like a slingshot, release to flick.
+    // A drag: press a marble (or anywhere, for the marble already chosen), pull back like a
+    // slingshot, release to flick. Back within the dead zone, or Escape, calls it off.
     var drag = null;
     function point(event) {
       var rect = canvas.getBoundingClientRect();
-      return board.toBoard(event.clientX - rect.left, event.clientY - rect.top);
+      return [event.clientX - rect.left, event.clientY - rect.top];
     }
+    function fullPull() { return Math.max(90, Math.min(220, board.size * 0.25)); }
     canvas.addEventListener("pointerdown", function (event) {
-      if (!form || el.classList.contains("animating")) { return; }
-      var p = point(event), best = null, bestDistance = Infinity;
-      view.choices.forEach(function (m) {
-        var d = Math.hypot(m.x - p[0], m.y - p[1]);
-        if (d < m.r + 14 && d < bestDistance) { best = m; bestDistance = d; }
+      if (!form || el.classList.contains("animating") || event.button > 0) { return; }
+      var p = point(event), at = board.toBoard(p[0], p[1]);
+      var reach = Math.max(14, 22 / board.scale); // at least 22 px around a marble
+      var near = view.choices.filter(function (m) {
+        return Math.hypot(m.x - at[0], m.y - at[1]) < m.r + reach;
       });
-      if (!best) { return; }
+      near.sort(function (a, b) {
+        return Math.hypot(a.x - at[0], a.y - at[1]) - Math.hypot(b.x - at[0], b.y - at[1]);
+      });
+      // Among the marbles under the finger, the one chosen in the list comes first.
+      var picked = near.filter(function (m) { return m.id === board.selected; })[0] || near[0];
+      if (!picked && !board.selectedMarble()) { return; }
       event.preventDefault();
       canvas.setPointerCapture(event.pointerId);
-      board.selected = best.id;
-      drag = { marble: best, moved: false };
+      if (picked) { board.selected = picked.id; }
+      drag = { from: p, moved: false, angle: board.angle, strength: board.strength };
       sync(false);
     });
     canvas.addEventListener("pointermove", function (event) {
       if (!drag) { return; }
-      var p = point(event), m = drag.marble;
-      var dx = m.x - p[0], dy = m.y - p[1], pull = Math.hypot(dx, dy);
-      if (pull < m.r) { board.strength = 1; drag.moved = false; sync(false); return; }
-      drag.moved = true;
+      var p = point(event), dx = drag.from[0] - p[0], dy = p[1] - drag.from[1];
+      var pull = Math.hypot(dx, dy);
+      drag.moved = pull >= DEAD_ZONE;
+      el.classList.toggle("pulling", drag.moved);
+      if (!drag.moved) { board.angle = drag.angle; board.strength = drag.strength; sync(false); return; }
       board.angle = ((Math.atan2(dy, dx) * 180 / Math.PI) + 360) % 360;
-      board.strength = Math.max(1, Math.min(100, Math.round((pull - m.r) / PULL_MM * 100)));
+      board.strength = Math.max(1, Math.min(100, Math.round((pull - DEAD_ZONE) / fullPull() * 100)));
       sync(false);
     });
     function release(event) {
       if (!drag) { return; }
-      var flick = drag.moved;
+      var flick = drag.moved && event.type === "pointerup";
+      if (!flick) { board.angle = drag.angle; board.strength = drag.strength; sync(false); }
       drag = null;
-      if (event.type === "pointerup" && flick) { submit(); }
+      el.classList.remove("pulling");
+      if (flick) { submit(); }
     }
     canvas.addEventListener("pointerup", release);
     canvas.addEventListener("pointercancel", release);
+    document.addEventListener("keydown", function (event) {
+      if (drag && event.key === "Escape") { release({ type: "pointercancel" }); }
+    });
 
     // The keyboard: arrows aim and set the strength, Enter flicks, N picks the next marble.
     canvas.addEventListener("keydown", function (event) {
@@ -339,18 +358,28 @@
         select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
         board.selected = select.value;
       }
-      else if (event.key === "Enter" || event.key === " ") { submit(); }
+      else if (event.key === "Enter" || event.key === " ") { fromKeyboard = true; submit(); }
       else { handled = false; }
       if (handled) { event.preventDefault(); sync(false); }
     });
 
     var fresh = view.last && animated !== null && view.last.move > animated;
     animated = view.move;
+    var keyboard = fromKeyboard;
+    fromKeyboard = false;
     if (fresh) {
+      // The panel and the spoken summary tell the result once the marbles have stopped.
+      var said = announce ? announce.textContent : "";
+      if (announce) { announce.textContent = ""; }
       busy(true);
-      board.animate(function () { busy(false); });
+      board.animate(function () {
+        busy(false);
+        if (announce) { announce.textContent = said; }
+        settleFocus(el, canvas, keyboard);
+      });
     } else {
       board.draw();
+      if (keyboard) { settleFocus(el, canvas, keyboard); }
     }
     var resizing = null;
     window.addEventListener("resize", function () {
@@ -359,11 +388,23 @@
     });
   }
 
+  // After a flick, a keyboard player is back on the board; anyone else on the heading.
+  var fromKeyboard = false;
+  function settleFocus(el, canvas, keyboard) {
+    if (keyboard && el.querySelector("[data-flick]")) { canvas.focus(); return; }
+    var heading = el.querySelector("h2[tabindex]");
+    if (heading && !el.querySelector("[autofocus]")) { heading.focus(); }
+  }
+
   // The aim survives the board being drawn again: a player fine-tuning with the keyboard
   // keeps their direction and strength after a refused flick.
   document.addEventListener("htmx:beforeSwap", function () {
     var angle = document.querySelector("[data-angle]"), strength = document.querySelector("[data-strength]");
-    if (angle && strength) { remember = { angle: parseFloat(angle.value) || 90, strength: parseInt(strength.value, 10) || 30 }; }
+    var el = root(), view = readView();
+    if (angle && strength && el && view) {
+      remember = { angle: parseFloat(angle.value) || 90, strength: parseInt(strength.value, 10) || 30,
+                   move: view.move, turn: view.turn };
+    }
   });
   var remember = null;
   document.addEventListener("htmx:afterSwap", function (event) {
