@@ -124,10 +124,11 @@ def play_envoi(page, *, right: bool, pressed: str) -> None:
     item = asked()
     hidden = next(c["text"] for c in item["choices"] if c["hidden"])
     # The hidden proposition stays on the server until the choice is made: nowhere in the
-    # page's markup but the last move's result (which may show the same word by chance).
+    # page's markup but the last move's result (which may show the same word by chance) and
+    # the CSRF token (random letters and digits, which once held « 36 »).
     markup = page.locator("#game").evaluate(
-        "g => { const c = g.cloneNode(true); c.querySelectorAll('.dc-last')"
-        ".forEach(e => e.remove()); return c.outerHTML; }")
+        "g => { const c = g.cloneNode(true); c.querySelectorAll('.dc-last, "
+        "[name=csrfmiddlewaretoken]').forEach(e => e.remove()); return c.outerHTML; }")
     assert hidden not in markup
     if pressed == "hidden":
         press(page, page.get_by_role("button", name=re.compile("^L’autre réponse")))

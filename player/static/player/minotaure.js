@@ -225,6 +225,7 @@
     if (!el) { return; }
     var view = readView();
     var canvas = el.querySelector("[data-board]");
+    active = null;
     if (!view || !canvas) { animated = view ? view.move : animated; return; }
     var board = new Board(canvas, view);
     var form = el.querySelector("[data-flick]");
@@ -342,9 +343,10 @@
     }
     canvas.addEventListener("pointerup", release);
     canvas.addEventListener("pointercancel", release);
-    document.addEventListener("keydown", function (event) {
-      if (drag && event.key === "Escape") { release({ type: "pointercancel" }); }
-    });
+    active = {
+      cancel: function () { if (drag) { release({ type: "pointercancel" }); } },
+      redraw: function () { if (canvas.isConnected) { board.resize(); board.draw(); } }
+    };
 
     // The keyboard: arrows aim and set the strength, Enter flicks, N picks the next marble.
     canvas.addEventListener("keydown", function (event) {
@@ -381,12 +383,17 @@
       board.draw();
       if (keyboard) { settleFocus(el, canvas, keyboard); }
     }
-    var resizing = null;
-    window.addEventListener("resize", function () {
-      clearTimeout(resizing);
-      resizing = setTimeout(function () { if (canvas.isConnected) { board.resize(); board.draw(); } }, 100);
-    });
   }
+
+  // Listeners of the window and the document, once: they act on the board drawn last.
+  var active = null, resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { if (active) { active.redraw(); } }, 100);
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && active) { active.cancel(); }
+  });
 
   // After a flick, a keyboard player is back on the board; anyone else on the heading.
   var fromKeyboard = false;
