@@ -12,6 +12,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -134,13 +135,20 @@ def _french(text: str) -> str:
 
 
 def typeset(value):
-    """Return an engine's view with its text set in French: content is shown as stored."""
+    """Return an engine's view with its text set in French on a French page: content is
+    stored typeset already, and a page in English keeps English punctuation."""
+    if (get_language() or "fr").startswith("fr"):
+        return _typeset(value)
+    return value
+
+
+def _typeset(value):
     if isinstance(value, str):
         return _french(value)
     if isinstance(value, dict):
-        return {key: typeset(item) for key, item in value.items()}
+        return {key: _typeset(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [typeset(item) for item in value]
+        return [_typeset(item) for item in value]
     return value
 
 

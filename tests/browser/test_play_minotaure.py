@@ -392,6 +392,15 @@ def test_a_drag_and_the_keyboard_aim_a_flick_on_a_phone(browser, live_server):
     page.wait_for_timeout(300)
     assert Play.objects.get().state["move"] == 0
 
+    # A pull called off with Escape flicks nothing, even when the finger lifts afterwards.
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 70, y + 40, steps=4)
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    assert Play.objects.get().state["move"] == 0
+
     # A drag: press on the Minotaur, pull back 60 px toward the board's centre, release.
     mx, my = play.state["marbles"][MINOTAUR]
     start = on_screen(mx, my)

@@ -788,3 +788,16 @@ def test_another_browser_cannot_play_a_table_again(client):
     assert client.post(f"/partie/{play.token}/rejouer/").status_code == 404
     assert Play.objects.count() == 1
     assert Client().get(f"/partie/{play.token}/rejouer/").status_code in (404, 405)
+
+
+def test_a_page_in_english_keeps_english_punctuation_and_a_french_one_gets_french_spacing():
+    from django.utils import translation
+
+    from player.views import typeset
+
+    view = {"say": "Purple is eaten: it was Ana’s marble.", "players": [{"name": "Ana"}]}
+    with translation.override("en"):
+        assert typeset(view) == view
+    with translation.override("fr"):
+        said = typeset({"say": "Violet est dévoré : c’était la bille d’Ana !"})["say"]
+        assert said == "Violet est dévoré\u00a0: c’était la bille d’Ana\u202f!"

@@ -222,7 +222,9 @@
 
   function setup() {
     var el = root();
-    if (!el) { return; }
+    // htmx reports its out-of-band swaps too: a board is set up once.
+    if (!el || el.dataset.ready) { return; }
+    el.dataset.ready = "1";
     var view = readView();
     var canvas = el.querySelector("[data-board]");
     active = null;
@@ -280,6 +282,10 @@
       board.selected = select.value;
       sync(true);
       if (remembered) {
+        if (view.choices.some(function (m) { return m.id === remembered.marble; })) {
+          select.value = remembered.marble;
+          board.selected = remembered.marble;
+        }
         board.angle = remembered.angle;
         board.strength = remembered.strength;
         sync(false);
@@ -409,8 +415,9 @@
     var angle = document.querySelector("[data-angle]"), strength = document.querySelector("[data-strength]");
     var el = root(), view = readView();
     if (angle && strength && el && view) {
+      var marble = document.querySelector("[data-marble]");
       remember = { angle: parseFloat(angle.value) || 90, strength: parseInt(strength.value, 10) || 30,
-                   move: view.move, turn: view.turn };
+                   marble: marble ? marble.value : null, move: view.move, turn: view.turn };
     }
   });
   var remember = null;
