@@ -97,3 +97,19 @@ def test_a_numbered_title_is_written_n_degree_number(game):
                 if re.search(r"(?<!\d)\d{1,3}$", card["titre"]) or "°" in card["titre"]]
     assert [title for title in numbered if not re.search(r"\D n° \d+$", typeset(title)
                                                          .replace("\u00a0", " "))] == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_card_hides_always_the_right_or_always_the_wrong_proposition(game):
+    # A player who guessed the card's pattern would need no knowledge (and a game that needs
+    # a wrong or a right hidden answer on whatever card comes out would sometimes find none).
+    questions, cards, _notes = game_rows(game)
+    by_ref = {row["ref"]: row for row in questions}
+    patterned = []
+    for card in cards:
+        hidden = [bool(set(row["cachees"].split()) & set(row["bonnes"].split()))
+                  for ref in card["questions"].split()
+                  if (row := by_ref.get(ref)) and row.get("cachees")]
+        if len(hidden) > 1 and len(set(hidden)) == 1:
+            patterned.append(card["ref"])
+    assert patterned == []
