@@ -13,8 +13,12 @@ Rules as settled in GAMES.md, and where the printed rules leave a gap:
   prisoner was eaten flicks only the Minotaur;
 - a foul (a marble jumping a wall) puts every marble back and ends the turn, Ariane's extra
   flick included;
-- Thésée touching the Minotaur ends the game at once: the player who flicked wins, unless
-  their own prisoner has been eaten (« vous ne pouvez plus gagner »): then nobody does;
+- Thésée touching the Minotaur ends the game at once: the player who flicked wins,
+  « quel que soit le nombre de prisonniers encore en jeu », as GAMES.md and the printed
+  card say, even one whose prisoner was eaten (the variant's own rule is the particular one);
+- prisoners eaten by one flick leave in the order they were touched, those eaten at the same
+  moment (the Minotaur entering the room) in the order of play from the mover: that order
+  says who was eliminated first, who starts the next game;
 - Ariane: a player may discard their card on their turn, before a flick, for one more flick
   of any marble but the Minotaur; whoever flicked the move that eats a player's prisoner
   takes the Ariane cards that player still held (not their own: a move may eat the mover's).
