@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -55,6 +56,7 @@ LABELS = {
 
 
 DECIMAL = re.compile(r"-?[0-9]{1,4}(\.[0-9]{1,3})?")
+MARBLE_ORDER = (*COLOURS, THESEE, MINOTAUR)  # as the page lists them
 HEX = {**COLOURS, MINOTAUR: MINOTAUR_COLOUR, THESEE: THESEE_COLOUR}
 
 
@@ -224,7 +226,7 @@ class MinotaureEngine:
         seat = state["turn"]
         if seat in state["out"]:
             return [MINOTAUR] if MINOTAUR in state["marbles"] else []
-        names = [n for n in self._marble_order(state) if n in state["marbles"]]
+        names = [n for n in MARBLE_ORDER if n in state["marbles"]]
         return [n for n in names if n != MINOTAUR] if state["extra"] else names
 
     def _flick(self, step: Step, action: dict) -> None:
@@ -319,9 +321,6 @@ class MinotaureEngine:
 
     # --- what the table sees -------------------------------------------------------------
 
-    def _marble_order(self, state: State) -> list[str]:
-        return [*COLOURS, THESEE, MINOTAUR]
-
     def _pass_sentence(self, state: State) -> str:
         return _("Passez l’appareil à %(name)s.") % {
             "name": state["players"][state["peek"]["seat"]]}
@@ -365,7 +364,7 @@ class MinotaureEngine:
         pieces = {name: {"id": name, "label": colour_label(name),
                          "r": physics.radius_of(name, lab), "hex": HEX[name],
                          "kind": name if name in (MINOTAUR, THESEE) else "prisoner"}
-                  for name in self._marble_order(state)
+                  for name in MARBLE_ORDER
                   if name != THESEE or "thesee" in state["variants"]}
         marbles = [{**pieces[name], "x": xy[0], "y": xy[1]}
                    for name in pieces if (xy := state["marbles"].get(name))]
@@ -404,6 +403,7 @@ class MinotaureEngine:
         }
 
 
+@cache
 def board_geometry() -> dict:
     """Return the board as the page draws it: the printed board's walls and marbles' sizes."""
     lab = standard_labyrinth()
@@ -415,7 +415,8 @@ def board_geometry() -> dict:
             walls.append({"line": [wall.x1, wall.y1, wall.x2, wall.y2]})
     return {"labyrinth": lab.seed, "radius": lab.board_radius, "outer": lab.outer_radius,
             "room": lab.room_radius, "wall": lab.wall_thickness, "walls": walls,
-            "top_speed": physics.TOP_SPEED}
+            # Above this strength, a flick head on into a wall is a foul: the page warns.
+            "foul_strength": math.floor(100 * physics.JUMP_SPEED / physics.TOP_SPEED)}
 
 
 ENGINE = MinotaureEngine()

@@ -125,7 +125,7 @@
     ctx.lineTo(end[0] + Math.cos(a + 2.5) * 9, end[1] - Math.sin(a + 2.5) * 9);
     ctx.lineTo(end[0] + Math.cos(a - 2.5) * 9, end[1] - Math.sin(a - 2.5) * 9);
     ctx.fill();
-    ctx.strokeStyle = this.strength > 73 ? "#ff5a4f" : AIM; ctx.lineWidth = 5;
+    ctx.strokeStyle = this.strength > this.geometry.foul_strength ? "#ff5a4f" : AIM; ctx.lineWidth = 5;
     ctx.beginPath();
     ctx.arc(p[0], p[1], r + 10, -Math.PI / 2, -Math.PI / 2 + 2 * Math.PI * this.strength / 100);
     ctx.stroke();
@@ -263,7 +263,7 @@
         }
         out.textContent = board.strength + (french ? "\u202f%" : "%");
         gauge.style.width = board.strength + "%";
-        gauge.classList.toggle("danger", board.strength > 73);
+        gauge.classList.toggle("danger", board.strength > board.geometry.foul_strength);
       }
       board.draw();
     }
