@@ -54,14 +54,18 @@ class PlateauImportForm(ImportForm):
         self.fields["import_file"].label = gettext_lazy("Fichier à importer")
 
     def clean_import_file(self):
-        upload = self.cleaned_data["import_file"]
-        limit = settings.PLATEAU_IMPORT_MAX_ZIP_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
-                code="file_too_large",
-                params={"size": megabytes(upload.size), "max": megabytes(limit)})
-        return upload
+        return upload_within_limit(self.cleaned_data["import_file"])
+
+
+def upload_within_limit(upload):
+    """Return an uploaded import file, or refuse one heavier than any format accepts."""
+    limit = settings.PLATEAU_IMPORT_MAX_ZIP_BYTES
+    if upload.size > limit:
+        raise forms.ValidationError(
+            _("Le fichier pèse %(size)s Mo ; le maximum est %(max)s Mo."),
+            code="file_too_large",
+            params={"size": megabytes(upload.size), "max": megabytes(limit)})
+    return upload
 
 
 class PlateauConfirmImportForm(ConfirmImportForm):

@@ -16,7 +16,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from . import report_store
+from . import admin_jobs, report_store
 from .admin_dashboard import game_dashboard
 from .games import GAMES
 from .review import home_context
@@ -80,6 +80,14 @@ class PlateauAdminSite(admin.AdminSite):
                  name="cms_game_problems"),
             path("jeux/<slug:slug>/tableau-de-bord/",
                  self.admin_view(partial(game_dashboard, self)), name="cms_game_dashboard"),
+            path("travaux/", self.admin_view(admin_jobs.jobs_list), name="cms_jobs"),
+            path("travaux/importer/", self.admin_view(admin_jobs.job_import),
+                 name="cms_job_import"),
+            path("travaux/<uuid:pk>/", self.admin_view(admin_jobs.job_page), name="cms_job"),
+            path("travaux/<uuid:pk>/etat.json", self.admin_view(admin_jobs.job_status),
+                 name="cms_job_status"),
+            path("travaux/<uuid:pk>/fichier/", self.admin_view(admin_jobs.job_file),
+                 name="cms_job_file"),
             *super().get_urls(),
         ]
 
@@ -127,6 +135,14 @@ class PlateauAdminSite(admin.AdminSite):
                 "has_module_perms": True,
                 "models": entries,
             })
+        # Everyone's own background jobs (print jobs, big imports).
+        work = [self._page("jobs", _("Mes travaux"), reverse("admin:cms_jobs"))]
+        if admin_jobs.may_import(request.user):
+            work.append(self._page("job_import", _("Importer un gros fichier"),
+                                   reverse("admin:cms_job_import")))
+        sections.append({"name": _("Travaux en arrière-plan"), "app_label": "cms-travaux",
+                         "app_url": work[0]["admin_url"], "has_module_perms": True,
+                         "models": work})
         return sections + [app for app in apps if app["app_label"] != "cms"]
 
     @staticmethod

@@ -9,6 +9,9 @@ class CmsConfig(AppConfig):
     verbose_name = _("Contenu des jeux")
     default_auto_field = "django.db.models.BigAutoField"
 
+    def ready(self):
+        from . import import_jobs  # noqa: F401  (registers the background imports)
+
 
 class PlateauAdminConfig(admin_apps.AdminConfig):
     default = False

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -44,6 +46,37 @@ def _game_of(kind: str) -> str | None:
     return KINDS[kind][0].slug if kind in KINDS else None
 
 
+Rows = dict[str, set[tuple[int | None, int | None]]]
+# While a long write gathers its log (`gathering`), what its `record` calls would write.
+_gathered: ContextVar[Rows | None] = ContextVar("plateau_change_log", default=None)
+
+
+@contextmanager
+def gathering() -> Iterator[None]:
+    """Within this block, `record` gathers instead of writing, until `flush` writes it all.
+
+    Bumping a game's generation locks its row until the write commits, and players' answers
+    bump it too (they calibrate questions): an import of thousands of rows that bumped at its
+    first row would hold every player waiting for its whole transaction. An import gathers
+    its log and flushes it as its last write, just before it commits. Leaving the block
+    without a flush forgets what was gathered (the write rolled back).
+    """
+    token = _gathered.set(defaultdict(set))
+    try:
+        yield
+    finally:
+        _gathered.reset(token)
+
+
+def flush() -> None:
+    """Write what `gathering` has gathered so far, as one generation of each game."""
+    rows = _gathered.get()
+    if rows:
+        gathered = dict(rows)
+        rows.clear()
+        _write(gathered)
+
+
 def record(objects: Iterable[Question | Card] = (), *, games: Iterable[str] = (),
            whole: Iterable[str] = ()) -> None:
     """Log that these questions and cards changed (deleted ones included), in their games
@@ -52,7 +85,7 @@ def record(objects: Iterable[Question | Card] = (), *, games: Iterable[str] = ()
     Call it inside the write's transaction: the log commits or rolls back with the write.
     """
     extra = {slug for slug in games if slug}
-    rows: dict[str, set[tuple[int | None, int | None]]] = defaultdict(set)
+    rows: Rows = defaultdict(set)
     for obj in objects:
         if obj is None or obj.pk is None:
             continue
@@ -62,6 +95,15 @@ def record(objects: Iterable[Question | Card] = (), *, games: Iterable[str] = ()
                 rows[slug].add(key)
     for slug in whole:
         rows[slug].add((None, None))
+    gathered = _gathered.get()
+    if gathered is not None:
+        for slug, keys in rows.items():
+            gathered[slug] |= keys
+        return
+    _write(rows)
+
+
+def _write(rows: Rows) -> None:
     with transaction.atomic():
         for slug in sorted(rows):
             generation = _bump(slug)

@@ -502,3 +502,58 @@ class ContentChange(models.Model):
 
     def __str__(self):
         return f"{self.game} #{self.generation}"
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", _("En attente")
+    RUNNING = "running", _("En cours")
+    DONE = "done", _("Terminé")
+    FAILED = "failed", _("Échoué")
+
+
+class Job(models.Model):
+    """A background job (a big import, a print): queued, run by a worker, kept with its file.
+
+    `cms.jobs` writes it; its kinds are registered there by the apps that run them. The key
+    is random: a job's page address cannot be guessed from another's.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(_("genre"), max_length=40)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="jobs", verbose_name=_("demandé par"))
+    label = models.CharField(_("travail"), max_length=300)
+    params = models.JSONField(default=dict, blank=True)
+    # The uploaded file a job reads (an import), in the media storage; deleted when it ends.
+    upload = models.CharField(max_length=300, blank=True)
+    state = models.CharField(_("état"), max_length=10, choices=JobState.choices,
+                             default=JobState.QUEUED)
+    # Runs begun: a run may finish the job only while it holds the last attempt.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # What the job found (an import's report, a refused print's problems) and why it failed.
+    report = models.JSONField(default=dict, blank=True)
+    message = models.TextField(blank=True)
+    # Its result, in the media storage under travaux/, and the name it is downloaded as.
+    file = models.CharField(max_length=300, blank=True)
+    file_name = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(_("demandé le"), auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(_("fini le"), null=True, blank=True)
+    expires = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("travail en arrière-plan")
+        verbose_name_plural = _("travaux en arrière-plan")
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["owner", "-created"]),
+                   models.Index(fields=["state"])]
+
+    def __str__(self):
+        return self.label
+
+    @property
+    def ended(self) -> bool:
+        return self.state in (JobState.DONE, JobState.FAILED)

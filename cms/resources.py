@@ -23,7 +23,7 @@ from import_export.instance_loaders import CachedInstanceLoader
 from import_export.resources import Diff
 from import_export.results import RowResult
 
-from . import services, snapshots
+from . import change_log, services, snapshots
 from .formats import ImportFileError, normalise_header, replace_rows
 from .games import KINDS, MAX_STEP, game_of
 from .games.spec import DIFFICULTY_MAX, DIFFICULTY_MIN
@@ -354,14 +354,16 @@ class ContentResource(resources.ModelResource):
 
     def __init__(self, *, kind: str = "", user=None,
                  expected_tokens: dict | None = None, tokens_out: dict | None = None,
-                 **kwargs):
+                 on_row=None, **kwargs):
         """`kind` fills a missing « genre ».
 
         `tokens_out` receives, by ref, the version of each object the file names as this
         run found it (a preview); `expected_tokens` are those of the preview being
-        confirmed: a row whose object changed since is refused, naming it.
+        confirmed: a row whose object changed since is refused, naming it. `on_row(number)`
+        is called as each row is read (a background import's progress).
         """
         super().__init__(**kwargs)
+        self.on_row = on_row
         self.default_kind = kind
         self.user = user
         self.expected_tokens = expected_tokens
@@ -401,10 +403,12 @@ class ContentResource(resources.ModelResource):
             result.total_rows = len(dataset)
             result.append_base_error(self.get_error_result_class()(error))
             return result
-        result = super().import_data(
-            dataset, dry_run=dry_run, raise_errors=raise_errors, use_transactions=True,
-            collect_failed_rows=collect_failed_rows, rollback_on_validation_errors=True,
-            **kwargs)
+        # The change log is written once, last (after_import): see change_log.gathering.
+        with change_log.gathering():
+            result = super().import_data(
+                dataset, dry_run=dry_run, raise_errors=raise_errors, use_transactions=True,
+                collect_failed_rows=collect_failed_rows, rollback_on_validation_errors=True,
+                **kwargs)
         if result.has_errors() or result.has_validation_errors():
             # The database rolled back: the images this run stored belong to nothing.
             for name in self.run.written_images:
@@ -496,6 +500,8 @@ class ContentResource(resources.ModelResource):
             # A blank line between rows: neither new, changed nor unchanged.
             return self.get_row_result_class()()
         number = kwargs["row_number"]
+        if self.on_row is not None:
+            self.on_row(number)
         state = self.run.current = self.run.rows[number] = RowState(number=number, values=row)
         result = super().import_row(row, instance_loader, **kwargs)
         if result.validation_error is not None:
@@ -698,6 +704,10 @@ class ContentResource(resources.ModelResource):
                 self.check_games()
         finally:
             self.report_errors(result)
+        if not (result.has_errors() or result.has_validation_errors()):
+            # The last write of the import's transaction: each game's generation is locked
+            # from here to the commit only (change_log.gathering).
+            change_log.flush()
 
     def link(self) -> None:
         """Write what needs every row saved first (duel twins)."""

@@ -5,6 +5,7 @@ a secret key generated once and kept in var/. Set DATABASE_URL, SECRET_KEY,
 DEBUG=false and ALLOWED_HOSTS for a real deployment.
 """
 
+import json
 import os
 import re
 import secrets
@@ -96,6 +97,27 @@ def sqlite_database(path: Path) -> dict:
     }
 
 
+def postgres_connections(name: str) -> dict:
+    """Return how a PostgreSQL entry keeps its connections: a pool per process by default.
+
+    Under ASGI each request runs in a thread of its own, so a connection kept per thread
+    (CONN_MAX_AGE) is kept for nobody and every request opens one: psycopg's pool lends
+    connections to whichever thread asks. DATABASE_POOL_SIZE=0 turns it off.
+    """
+    size = envint("DATABASE_POOL_SIZE", 10)
+    if size < 0:
+        raise ImproperlyConfigured(f"DATABASE_POOL_SIZE must be 0 or more, not {size}.")
+    if size == 0:
+        return {"CONN_MAX_AGE": envint("DATABASE_CONN_MAX_AGE", 60)}
+    timeout = envint("DATABASE_POOL_TIMEOUT", 20)
+    if timeout < 1:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_TIMEOUT must be a number of seconds of at least 1, not {timeout}.")
+    # A pool and persistent connections cannot be combined: Django refuses it.
+    return {"CONN_MAX_AGE": 0, "OPTIONS": {"pool": {
+        "min_size": 1, "max_size": size, "timeout": timeout}}}
+
+
 def envdatabase(name: str, default_sqlite: Path) -> dict:
     """Return a DATABASES entry from a sqlite:///path or postgres://user:pass@host/db URL."""
     url = envsecret(name)
@@ -122,7 +144,7 @@ def envdatabase(name: str, default_sqlite: Path) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(port or ""),
-            "CONN_MAX_AGE": envint("DATABASE_CONN_MAX_AGE", 60),
+            **postgres_connections(name),
         }
     raise ImproperlyConfigured(
         f"{name} must start with sqlite:// or postgres://, not {parts.scheme or url!r}."
@@ -174,11 +196,15 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "channels",
+    # Background jobs (cms.jobs): Django's tasks API, its queue kept in the database.
+    "django_tasks",
+    "django_tasks_db",
     "import_export",  # after cms, whose import and export commands extend the library's
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Without DEBUG, the collected static files under their hashed names (inserted below).
     "django.contrib.sessions.middleware.SessionMiddleware",
     "cms.middleware.ChosenLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -241,6 +267,40 @@ STATIC_ROOT = Path(envstr("STATIC_ROOT", str(VAR_DIR / "static")))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(envstr("MEDIA_ROOT", str(VAR_DIR / "media")))
 
+
+def media_storage() -> dict:
+    """Return STORAGES' default entry: MEDIA_STORAGE (a dotted class) with its options.
+
+    The file system under MEDIA_ROOT by default; object storage by configuration, e.g.
+    MEDIA_STORAGE=storages.backends.s3.S3Storage with MEDIA_STORAGE_OPTIONS='{"bucket_name":
+    "plateau"}' (django-storages, installed beside Plateau).
+    """
+    backend = envstr("MEDIA_STORAGE", "django.core.files.storage.FileSystemStorage")
+    if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+", backend):
+        raise ImproperlyConfigured(
+            f"MEDIA_STORAGE must be a dotted class path, not {backend!r}.")
+    raw = envsecret("MEDIA_STORAGE_OPTIONS") or "{}"
+    try:
+        options = json.loads(raw)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"MEDIA_STORAGE_OPTIONS is not JSON: {error}.") from None
+    if not isinstance(options, dict):
+        raise ImproperlyConfigured("MEDIA_STORAGE_OPTIONS must be a JSON object.")
+    return {"BACKEND": backend, "OPTIONS": options}
+
+
+# Without DEBUG, WhiteNoise serves what collectstatic gathered, under names holding each
+# file's hash, compressed, cached for a year; with DEBUG, runserver serves the apps' files.
+STORAGES = {
+    "default": media_storage(),
+    "staticfiles": {"BACKEND": (
+        "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage")},
+}
+if not DEBUG:
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")
+
 # Uploaded images: what the validators accept.
 PLATEAU_IMAGE_MAX_BYTES = envint("PLATEAU_IMAGE_MAX_BYTES", 5 * 1024 * 1024)
 PLATEAU_IMAGE_MAX_PIXELS = envint("PLATEAU_IMAGE_MAX_PIXELS", 16_000_000)
@@ -271,6 +331,51 @@ CHANNEL_LAYERS = {"default": {
     "BACKEND": "channels_redis.core.RedisChannelLayer",
     "CONFIG": {"hosts": [REDIS_URL], "prefix": envstr("REDIS_PREFIX", "plateau")},
 } if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# The cache: background jobs' progress and signs of life, shared by the web and worker
+# processes. Redis with REDIS_URL; else files under var/cache, which processes on one machine
+# share (the default, per-process memory cache, would not be seen by the worker).
+CACHES = {"default": {
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": REDIS_URL,
+    "KEY_PREFIX": envstr("REDIS_PREFIX", "plateau"),
+} if REDIS_URL else {
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": str(VAR_DIR / "cache"),
+}}
+
+# Background jobs (cms.jobs: big imports and print jobs). "immediate": run in the request
+# that queues them (development, `make run`: nothing more to start); "database": queued in
+# the database, run by `manage.py worker` processes.
+TASKS_BACKEND = envstr("TASKS_BACKEND", "immediate")
+_TASK_BACKENDS = {"immediate": "django_tasks.backends.immediate.ImmediateBackend",
+                  "database": "django_tasks_db.DatabaseBackend"}
+if TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(
+        f"TASKS_BACKEND must be immediate or database, not {TASKS_BACKEND!r}.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND]}}
+# A finished job's file (a PDF, a report) is deleted this long after it was made.
+PLATEAU_JOB_KEEP_HOURS = envint("PLATEAU_JOB_KEEP_HOURS", 24)
+# A running job silent this long is taken for dead (its worker killed) and queued again.
+PLATEAU_JOB_STALE_SECONDS = envint("PLATEAU_JOB_STALE_SECONDS", 30)
+# A job is run at most this many times; then it fails, saying so.
+PLATEAU_JOB_MAX_ATTEMPTS = envint("PLATEAU_JOB_MAX_ATTEMPTS", 3)
+for _name in ("PLATEAU_JOB_KEEP_HOURS", "PLATEAU_JOB_STALE_SECONDS", "PLATEAU_JOB_MAX_ATTEMPTS"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"{_name} must be at least 1.")
+
+# `manage.py serve`: the ASGI server (uvicorn) of production, pages and WebSockets alike.
+SERVE_HOST = envstr("HOST", "127.0.0.1")
+SERVE_PORT = envint("PORT", 8000)
+WEB_CONCURRENCY = envint("WEB_CONCURRENCY", 2)
+if not 1 <= SERVE_PORT <= 65535 or WEB_CONCURRENCY < 1:
+    raise ImproperlyConfigured("PORT must be 1 to 65535 and WEB_CONCURRENCY at least 1.")
+# Which proxies' X-Forwarded-For and X-Forwarded-Proto are believed (uvicorn's
+# --forwarded-allow-ips): the loopback by default, "*" behind a trusted network only.
+FORWARDED_ALLOW_IPS = envstr("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# The Host and port a proxy forwarded, for the URLs Django builds; opt-in, like Django's.
+USE_X_FORWARDED_HOST = envbool("USE_X_FORWARDED_HOST", False)
+USE_X_FORWARDED_PORT = envbool("USE_X_FORWARDED_PORT", False)
+
 # A room nobody has played in for this long is deleted with its game.
 PLATEAU_ROOM_IDLE_HOURS = envint("PLATEAU_ROOM_IDLE_HOURS", 12)
 if PLATEAU_ROOM_IDLE_HOURS < 1:

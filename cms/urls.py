@@ -1,7 +1,9 @@
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
+
+from .health import health
+from .media import media
 
 urlpatterns = [
     path("", include("player.urls")),
@@ -10,7 +12,7 @@ urlpatterns = [
     path("admin/apercu/", include("printing.preview_urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("sante/", health, name="health"),
+    # Uploaded images, to editors only, with DEBUG or without (cms.media).
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", media, name="media"),
 ]
-
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

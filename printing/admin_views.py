@@ -20,19 +20,20 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
-from cms import selection
+from cms import jobs, selection
 from cms.games import GAMES, kind_of
 from cms.models import Card, Question
 
 from .forms import PrintForm
+from .jobs import KIND as PRINT_JOB
 from .preview import PreviewUnavailable, preview_of
 from .products import PRODUCTS
 from .render import PrintOptions, PrintRefused, render
 from .sheets import SheetError
 
 PREVIEW_SCALE = 0.9  # 72 dpi × 0.9: an A4 sheet is about 540 pixels wide
-DOWNLOAD = "telecharger"  # the query parameter of the download button
 
 
 # --- who may print -------------------------------------------------------------------------
@@ -131,9 +132,7 @@ def preview_query(request, form) -> QueryDict | None:
         return form.initial_query()
     if not form.is_valid():
         return None
-    query = request.GET.copy()
-    query.pop(DOWNLOAD, None)
-    return query
+    return options_query(request.GET)
 
 
 def game_or_404(slug: str):
@@ -142,22 +141,11 @@ def game_or_404(slug: str):
     return GAMES[slug]
 
 
-def print_page(request, slug):
-    """Show the print options and a preview; the download button returns the PDF."""
+def print_page(request, slug, *, form=None, status=200):
+    """Show the print options and a preview; « Préparer le PDF » queues a print job."""
     game = game_or_404(slug)
     check_may_print(request)
-    form = print_form(request, game)
-    problems = []
-    if form.is_bound and form.is_valid() and DOWNLOAD in request.GET:
-        try:
-            pdf = render_pdf(game.slug, form.chosen_products, form.chosen_options,
-                             include_drafts=form.wants_drafts)
-        except PrintRefused as refusal:
-            problems = problem_rows(refusal.problems)
-        except SheetError as error:
-            form.add_error(None, str(error))
-        else:
-            return pdf_response(pdf, pdf_filename(game, form.chosen_options))
+    form = form or print_form(request, game)
     query = preview_query(request, form)
     preview = reverse("printing:preview", args=[game.slug])
     context = {
@@ -165,13 +153,38 @@ def print_page(request, slug):
         "game": game,
         "title": _("Imprimer — %(game)s") % {"game": game.name},
         "form": form,
-        "problems": problems,
         "preview_base": preview,
         "preview_url": f"{preview}?{query.urlencode()}" if query is not None else None,
-        "download": DOWNLOAD,
     }
-    status = 422 if problems else 200
     return TemplateResponse(request, "admin/printing/print.html", context, status=status)
+
+
+def options_query(data: QueryDict) -> QueryDict:
+    """Return the print form's choices from a request's data, without its CSRF token."""
+    query = data.copy()
+    query.pop("csrfmiddlewaretoken", None)
+    return query
+
+
+@require_POST
+def queue_print(request, slug):
+    """Queue the PDF of the chosen options as a background job and show the job's page."""
+    game = game_or_404(slug)
+    check_may_print(request)
+    query = options_query(request.POST)
+    form = PrintForm(query, game_slug=game.slug,
+                     may_include_drafts=may_print_drafts(request.user))
+    if not form.is_valid():
+        return print_page(request, slug, form=form, status=422)
+    options = form.chosen_options
+    job = jobs.queue(PRINT_JOB, owner=request.user, label=_(
+        "Impression — %(game)s (%(products)s ; %(paper)s, %(card)s)") % {
+            "game": game.name, "products": ", ".join(
+                str(PRODUCTS[game.slug][slug].label) for slug in form.chosen_products),
+            "paper": options.paper, "card": options.card},
+        params={"game": game.slug, "query": query.urlencode(),
+                "drafts": form.wants_drafts})
+    return HttpResponseRedirect(reverse("admin:cms_job", args=[job.pk]))
 
 
 def print_preview(request, slug):

@@ -33,14 +33,6 @@
     box.append(note, list);
   }
 
-  // The same options, whatever their order and encoding in each address.
-  function sameOptions(one, other) {
-    const [a, b] = [new URLSearchParams(one), new URLSearchParams(other)];
-    a.sort();
-    b.sort();
-    return a.toString() === b.toString();
-  }
-
   function setUp() {
     const form = document.getElementById("plateau-print-form");
     const image = document.getElementById("plateau-print-preview");
@@ -49,17 +41,11 @@
     const figure = image.closest("figure");
     let timer = null;
 
+    // The options, without the CSRF token that « Préparer le PDF » posts with them.
     function formQuery() {
-      return new URLSearchParams(new FormData(form)).toString();
-    }
-
-    // The options a download was refused for. Its reasons are the whole truth for them (the
-    // preview checks one sheet): they stay on screen until a preview of other options
-    // answers, clean or with problems of its own.
-    let refusedFor = "downloadRefused" in box.dataset ? formQuery() : null;
-
-    function refusalStands(src) {
-      return refusedFor !== null && sameOptions(new URL(src, location.href).search, refusedFor);
+      const query = new URLSearchParams(new FormData(form));
+      query.delete("csrfmiddlewaretoken");
+      return query.toString();
     }
 
     function refresh() {
@@ -70,8 +56,6 @@
     function shown() {
       figure.classList.remove("plateau-print-busy");
       image.hidden = false;
-      if (refusalStands(image.src)) return;
-      refusedFor = null;
       box.replaceChildren();
     }
 
@@ -81,13 +65,11 @@
       fetch(failed, {credentials: "same-origin"})
         .then((response) => response.json())
         .then((answer) => {
-          if (image.src !== failed || refusalStands(failed)) return;
-          refusedFor = null;
+          if (image.src !== failed) return;
           showProblems(box, answer);
         })
         .catch(() => {
-          if (image.src !== failed || refusalStands(failed)) return;
-          refusedFor = null;
+          if (image.src !== failed) return;
           showProblems(box, {});
         })
         .finally(() => {
