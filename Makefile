@@ -38,7 +38,7 @@ typecheck: $(INSTALLED)
 # Two processes (pytest-xdist), one test file each at a time: a file's module fixtures (the
 # SQLite scenario, the sixth game's project copy) are set up once.
 unit: $(INSTALLED) system-deps
-	$(BIN)/pytest -n 2 --dist loadfile -m "not browser"
+	$(BIN)/pytest -n 2 --dist loadfile -m "not browser and not stack"
 
 # Browser tests drive Debian's Chromium against live_server, in their own pytest run.
 browser: $(INSTALLED) system-deps
@@ -51,14 +51,15 @@ test: lint typecheck unit browser
 renders: $(INSTALLED)
 	$(BIN)/pytest --renders -m renders tests/printing
 
-# The unit tests that query the database, against a real PostgreSQL (CI starts one with
-# .ci/postgres): the content app's, the player's, and printing's paths from the database (the command,
-# the admin's print pages). Printing's layouts and faces, read back from PDFs, do not
-# depend on the engine: they run once, on SQLite, in `make unit`.
+# The unit tests that query the database, against a real PostgreSQL and Redis (CI starts them
+# with .ci/postgres and .ci/redis): the content app's (jobs, workers, backups and the served
+# stack included), the player's, and printing's paths from the database (the command, the
+# admin's print pages). Printing's layouts and faces, read back from PDFs, do not depend on
+# the engine: they run once, on SQLite, in `make unit`.
 PG_TESTS = tests/cms tests/player/test_content.py tests/player/test_room_races.py tests/player/test_play_pages.py tests/printing/test_admin_print.py tests/printing/test_printpdf.py
 test-postgres: $(INSTALLED) system-deps
 	@test -n "$(DATABASE_URL)" || { echo "DATABASE_URL=postgres://… is required" >&2; exit 2; }
-	DATABASE_URL="$(DATABASE_URL)" $(BIN)/pytest -m "not browser" $(PG_TESTS)
+	DATABASE_URL="$(DATABASE_URL)" REDIS_URL="$(REDIS_URL)" $(BIN)/pytest -n 2 --dist loadfile -m "not browser and not stack" $(PG_TESTS)
 
 # After changing UI strings: extract them, translate locale/en, then compile.
 messages: $(INSTALLED)
@@ -75,3 +76,19 @@ bench: $(INSTALLED)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
+
+# The whole production stack on 127.0.0.1 (PostgreSQL, Redis, `manage.py serve` and a task
+# worker, state in var/prod): `make prod` runs it in the foreground until Ctrl-C;
+# prod-start and prod-stop leave it running in the background, or stop it.
+.PHONY: prod prod-start prod-stop test-stack
+prod: $(INSTALLED)
+	deploy/stack run
+
+prod-start: $(INSTALLED)
+	deploy/stack start
+
+prod-stop:
+	deploy/stack stop
+
+test-stack: $(INSTALLED)
+	$(BIN)/pytest -m stack tests/test_stack.py

@@ -116,11 +116,11 @@ def job_status(request, pk):
 def job_file(request, pk):
     job = job_or_404(request, pk)
     if job.state != JobState.DONE or not job.file:
-        raise Http404(_("Ce fichier n’existe plus : relancez le travail."))
+        raise Http404(_("Ce fichier n’existe plus : relancez le travail."))
     try:
         handle = default_storage.open(job.file, "rb")
     except FileNotFoundError:
-        raise Http404(_("Ce fichier n’existe plus : relancez le travail.")) from None
+        raise Http404(_("Ce fichier n’existe plus : relancez le travail.")) from None
     response = FileResponse(handle, content_type="application/pdf"
                             if job.file_name.endswith(".pdf") else "application/octet-stream")
     response["Content-Disposition"] = content_disposition_header(True, job.file_name)
@@ -181,8 +181,8 @@ def job_import(request):
         upload = form.cleaned_data["import_file"]
         data = form.cleaned_data
         dry_run = data["dry_run"]
-        label = (_("Vérification de « %(file)s »") if dry_run
-                 else _("Import de « %(file)s »")) % {"file": upload.name}
+        label = (_("Vérification de « %(file)s »") if dry_run
+                 else _("Import de « %(file)s »")) % {"file": upload.name}
         job = jobs.queue(IMPORT_JOB, owner=request.user, label=label,
                          upload=upload.read(), upload_name=upload.name,
                          params={"resource": data["resource"], "format": data["format"],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+import reversion
 from django.core.files.storage import default_storage
 from django.core.management.base import CommandError
 from django.db import transaction
@@ -56,7 +57,7 @@ def run_import(run: jobs.JobRun) -> None:
         run.complete(failed=True, message=str(error), report={"lines": [], "more": 0})
         return
     except ImportFileError as error:
-        run.complete(failed=True, message=_("%(file)s : %(error)s") % {
+        run.complete(failed=True, message=_("%(file)s : %(error)s") % {
             "file": name, "error": error}, report={"lines": [], "more": 0})
         return
     total = len(dataset)
@@ -65,15 +66,16 @@ def run_import(run: jobs.JobRun) -> None:
         kind=params.get("kind", ""), user=job.owner,
         on_row=lambda number: run.progress(number, total))
     dry_run = bool(params.get("dry_run"))
-    with transaction.atomic():
+    with transaction.atomic(), reversion.create_revision():
+        reversion.set_user(job.owner)  # the history names who imported, as the admin's import
         result = import_dataset(resource, dataset, dry_run=dry_run, comment=_(
-            "Import du fichier « %(name)s » (en arrière-plan)") % {"name": name})
+            "Import du fichier « %(name)s » (en arrière-plan)") % {"name": name})
         report = report_of(result, dry_run=dry_run)
         if failed(result):
             count = len(report["lines"]) + report["more"]
             message = ngettext(
-                "%(file)s : rien n’a été importé, %(n)s problème est à corriger.",
-                "%(file)s : rien n’a été importé, %(n)s problèmes sont à corriger.",
+                "%(file)s : rien n’a été importé, %(n)s problème est à corriger.",
+                "%(file)s : rien n’a été importé, %(n)s problèmes sont à corriger.",
                 count) % {"file": name, "n": count}
         else:
             message = ""

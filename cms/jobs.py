@@ -18,6 +18,7 @@ Finished files are deleted after PLATEAU_JOB_KEEP_HOURS; the job and its report 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -116,7 +117,7 @@ def claim(job_id: str) -> JobRun | None:
             return None
         if job.attempts >= settings.PLATEAU_JOB_MAX_ATTEMPTS:
             end(job, JobState.FAILED, message=_(
-                "Ce travail a été interrompu %(n)s fois (serveur arrêté ou redémarré) : "
+                "Ce travail a été interrompu %(n)s fois (serveur arrêté ou redémarré) : "
                 "il est abandonné. Relancez-le.") % {"n": job.attempts})
             return None
         job.state = JobState.RUNNING
@@ -214,12 +215,10 @@ class JobRun:
                            "discarded.", self.job.pk, self.attempt)
         except Exception:
             logger.exception("Job %s failed", self.job.pk)
-            try:
+            with contextlib.suppress(Superseded):
                 self.complete(failed=True, message=_(
-                    "Une erreur inattendue a arrêté ce travail ; elle est notée dans le journal "
+                    "Une erreur inattendue a arrêté ce travail ; elle est notée dans le journal "
                     "du serveur. Relancez-le, ou prévenez l’administrateur si elle revient."))
-            except Superseded:
-                pass
         except BaseException:
             # The worker is stopping now (a second SIGTERM, Ctrl-C): hand the job back.
             self.give_back()
@@ -294,7 +293,7 @@ def take_back(job: Job) -> None:
         if runs_in_process():
             # No worker to run it again: the server that ran it in a request stopped.
             end(job, JobState.FAILED, message=_(
-                "Le serveur s’est arrêté pendant ce travail : il n’a rien écrit. Relancez-le."))
+                "Le serveur s’est arrêté pendant ce travail : il n’a rien écrit. Relancez-le."))
             return
         job.state = JobState.QUEUED
         job.save(update_fields=["state"])

@@ -39,12 +39,29 @@ def _questions():
         Prefetch("propositions", queryset=Proposition.objects.order_by("position", "id")))
 
 
+def _outlines(kind) -> list[Unit]:
+    """Return every live published question of a kind as what ordering reads (its id, theme
+    and step), in a stable order: a library of thousands is ordered without reading them."""
+    rows = (Question.objects.filter(kind=kind.slug, status=Status.PUBLISHED).order_by("pk")
+            .values_list("pk", "theme", "step", "difficulty"))
+    return [Unit(id=pk, kind=kind.slug, title=theme,
+                 items=(Item(id=pk, text="", difficulty=difficulty, theme=theme, step=step),))
+            for pk, theme, step, difficulty in rows]
+
+
+def _filled(outlines: list[Unit], seen: frozenset[int]) -> list[Unit]:
+    """Return the drawn outlines whole, in their order, reading only those questions."""
+    questions = _questions().in_bulk([unit.id for unit in outlines])
+    return [Unit(id=unit.id, kind=unit.kind, title=questions[unit.id].theme,
+                 items=(item_of(questions[unit.id], seen),))
+            for unit in outlines if unit.id in questions]
+
+
 def _units(kind, seen: frozenset[int] = frozenset()) -> list[Unit]:
-    """Return every live published unit of a kind, in a stable order."""
+    """Return every live published unit of a kind, in a stable order (questions as outlines:
+    `draw` fills the drawn ones)."""
     if not kind.is_card:
-        return [Unit(id=q.pk, kind=kind.slug, title=q.theme, items=(item_of(q, seen),))
-                for q in _questions().filter(kind=kind.slug, status=Status.PUBLISHED)
-                .order_by("pk")]
+        return _outlines(kind)
     cards = (Card.objects.filter(kind=kind.slug, status=Status.PUBLISHED).order_by("pk")
              .prefetch_related(Prefetch("slots__question", queryset=_questions())))
     units = []
@@ -141,7 +158,8 @@ def draw(game_slug: str, needs: dict[str, int], *, seed: int, browser: str) -> C
             order = paired(units, seen, rng)
         else:
             order = ordered(units, seen, rng)
-        content[slug] = tuple(order[:count])
+        drawn = order[:count]
+        content[slug] = tuple(drawn if kind.is_card else _filled(drawn, seen))
     return content
 
 

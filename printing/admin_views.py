@@ -178,7 +178,7 @@ def queue_print(request, slug):
         return print_page(request, slug, form=form, status=422)
     options = form.chosen_options
     job = jobs.queue(PRINT_JOB, owner=request.user, label=_(
-        "Impression — %(game)s (%(products)s ; %(paper)s, %(card)s)") % {
+        "Impression — %(game)s (%(products)s ; %(paper)s, %(card)s)") % {
             "game": game.name, "products": ", ".join(
                 str(PRODUCTS[game.slug][slug].label) for slug in form.chosen_products),
             "paper": options.paper, "card": options.card},

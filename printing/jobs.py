@@ -35,7 +35,7 @@ def run_print(run: jobs.JobRun) -> None:
     form = PrintForm(QueryDict(params.get("query", "")), game_slug=game.slug,
                      may_include_drafts=bool(params.get("drafts")))
     if not form.is_valid():
-        run.complete(failed=True, message=_("Ces options ne permettent pas d’imprimer :"),
+        run.complete(failed=True, message=_("Ces options ne permettent pas d’imprimer :"),
                      report={"errors": form_errors(form)})
         return
     with tempfile.TemporaryFile() as out:
@@ -45,8 +45,8 @@ def run_print(run: jobs.JobRun) -> None:
         except PrintRefused as refusal:
             count = len(refusal.problems)
             run.complete(failed=True, message=ngettext(
-                "Rien n’est imprimé : %(n)s problème à corriger.",
-                "Rien n’est imprimé : %(n)s problèmes à corriger.", count) % {"n": count},
+                "Rien n’est imprimé : %(n)s problème à corriger.",
+                "Rien n’est imprimé : %(n)s problèmes à corriger.", count) % {"n": count},
                 report={"problems": [{key: None if value is None else str(value)
                                       for key, value in row.items()}
                                      for row in problem_rows(refusal.problems)]})

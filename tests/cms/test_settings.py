@@ -112,6 +112,8 @@ def test_envdatabase_defaults_to_the_given_sqlite_file(monkeypatch, tmp_path):
 def test_envdatabase_parses_a_postgres_url(monkeypatch, tmp_path):
     monkeypatch.setenv("PLATEAU_DB", "postgres://user:p%40ss@db.example:5433/plateau")
     monkeypatch.delenv("DATABASE_CONN_MAX_AGE", raising=False)
+    monkeypatch.delenv("DATABASE_POOL_SIZE", raising=False)
+    monkeypatch.delenv("DATABASE_POOL_TIMEOUT", raising=False)
     assert envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3") == {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": "plateau",
@@ -119,8 +121,30 @@ def test_envdatabase_parses_a_postgres_url(monkeypatch, tmp_path):
         "PASSWORD": "p@ss",
         "HOST": "db.example",
         "PORT": "5433",
-        "CONN_MAX_AGE": 60,
+        # A pool of 10 connections per process, lent to each request's thread; Django
+        # refuses persistent connections beside a pool.
+        "CONN_MAX_AGE": 0,
+        "OPTIONS": {"pool": {"min_size": 1, "max_size": 10, "timeout": 20}},
     }
+
+
+def test_a_pool_size_of_zero_keeps_a_connection_per_thread(monkeypatch, tmp_path):
+    monkeypatch.setenv("PLATEAU_DB", "postgres://plateau@localhost/plateau")
+    monkeypatch.setenv("DATABASE_POOL_SIZE", "0")
+    monkeypatch.setenv("DATABASE_CONN_MAX_AGE", "30")
+    database = envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3")
+    assert "OPTIONS" not in database
+    assert database["CONN_MAX_AGE"] == 30
+
+
+@pytest.mark.parametrize(("name", "value"), [("DATABASE_POOL_SIZE", "-1"),
+                                             ("DATABASE_POOL_SIZE", "dix"),
+                                             ("DATABASE_POOL_TIMEOUT", "0")])
+def test_a_bad_pool_setting_stops_the_start(monkeypatch, tmp_path, name, value):
+    monkeypatch.setenv("PLATEAU_DB", "postgres://plateau@localhost/plateau")
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ImproperlyConfigured, match=name):
+        envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3")
 
 
 def test_envdatabase_accepts_the_postgresql_scheme_without_a_port(monkeypatch, tmp_path):

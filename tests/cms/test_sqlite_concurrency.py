@@ -132,7 +132,11 @@ def test_postgresql_gets_none_of_the_sqlite_options(monkeypatch, tmp_path):
     monkeypatch.setenv("PLATEAU_DB", "postgres://plateau@localhost/plateau")
     monkeypatch.setenv("SQLITE_BUSY_TIMEOUT", "beaucoup")
 
-    assert "OPTIONS" not in envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3")
+    entry = envdatabase("PLATEAU_DB", tmp_path / "db.sqlite3")
+
+    # Only PostgreSQL's own: its connection pool (settings.postgres_connections).
+    assert set(entry.get("OPTIONS", {})) <= {"pool"}
+    assert "TEST" not in entry
 
 
 # --- a real SQLite file under a long write --------------------------------------------------

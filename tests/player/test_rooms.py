@@ -11,6 +11,7 @@ import asyncio
 import functools
 import json
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -417,13 +418,17 @@ async def test_bots_wait_for_a_player_whose_phone_slept(settings):
 async def test_a_flooding_device_is_slowed_alone_and_a_huge_message_closes_it():
     code = await sync_to_async(open_room)()
     ana, bo = await at_table(code, "ana", "bo")
+    began = time.monotonic()
     for n in range(60):
         await ana.socket.send_json_to({"seq": 1000 + n, "type": "shuriken"})
     assert await ana.until(lambda f: f["type"] == "slow")
     # Bo, meanwhile, is answered at once.
     assert (await bo.intent(type="ready"))["type"] == "ack"
     handled = [f for f in ana.frames if f["type"] in ("refused", "ack", "duplicate")]
-    assert len(handled) <= consumers.BURST + 2
+    # Her burst, and what her allowance regained while a busy machine worked through the 60.
+    regained = consumers.RATE * (time.monotonic() - began)
+    assert len(handled) <= consumers.BURST + regained + 2
+    assert len(handled) < 60  # some were dropped, not all handled
     await bo.socket.send_to(text_data=json.dumps({"seq": 5, "type": "x" * 5000}))
     closed = await bo.socket.receive_output(timeout=2)
     while closed["type"] == "websocket.send":  # the pages of Ana's and Bo's hands put down

@@ -16,7 +16,7 @@ class Command(BaseCommand):
     @property
     def help(self):
         return _("Sert le site (pages et WebSockets) avec plusieurs processus, pour la "
-                 "production : HOST, PORT et WEB_CONCURRENCY le règlent.")
+                 "production : HOST, PORT et WEB_CONCURRENCY le règlent.")
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=settings.SERVE_HOST)
@@ -30,7 +30,7 @@ class Command(BaseCommand):
             self.check_static_files()
             if not settings.ALLOWED_HOSTS:
                 raise CommandError(_(
-                    "ALLOWED_HOSTS est vide : donnez les noms sous lesquels le site est "
+                    "ALLOWED_HOSTS est vide : donnez les noms sous lesquels le site est "
                     "servi (par exemple ALLOWED_HOSTS=plateau.example.org)."))
         uvicorn.run(
             "cms.asgi:application", host=host, port=port, workers=workers,
@@ -46,6 +46,6 @@ class Command(BaseCommand):
             staticfiles_storage.stored_name("admin/css/base.css")
         except ValueError:
             raise CommandError(_(
-                "Les fichiers statiques ne sont pas rassemblés dans %(root)s : lancez "
-                "« manage.py collectstatic --noinput » avant de servir.")
+                "Les fichiers statiques ne sont pas rassemblés dans %(root)s : lancez "
+                "« manage.py collectstatic --noinput » avant de servir.")
                 % {"root": settings.STATIC_ROOT}) from None

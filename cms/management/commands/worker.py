@@ -19,7 +19,7 @@ from cms import jobs
 class Command(BaseCommand):
     @property
     def help(self):
-        return _("Exécute les travaux en arrière-plan (impressions, imports) ; "
+        return _("Exécute les travaux en arrière-plan (impressions, imports) ; "
                  "demande TASKS_BACKEND=database.")
 
     def add_arguments(self, parser):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args, interval, sweep_every, **options):
         if settings.TASKS_BACKEND != "database":
             raise CommandError(_(
-                "TASKS_BACKEND=database est nécessaire : sans lui, les travaux s’exécutent "
+                "TASKS_BACKEND=database est nécessaire : sans lui, les travaux s’exécutent "
                 "dans la requête qui les demande et aucun worker n’a rien à faire."))
         if interval <= 0 or sweep_every <= 0:
             raise CommandError(_("--interval et --sweep-every doivent être positifs."))
