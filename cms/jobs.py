@@ -33,8 +33,9 @@ from django.core.files.storage import default_storage
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
-from django_tasks import default_task_backend, task
+from django_tasks import DEFAULT_TASK_BACKEND_ALIAS, task, task_backends
 from django_tasks.backends.immediate import ImmediateBackend
 
 from .models import Job, JobState
@@ -64,7 +65,7 @@ class Superseded(Exception):
 
 def runs_in_process() -> bool:
     """Tell whether tasks run in the request that queues them (no worker: development)."""
-    return isinstance(default_task_backend, ImmediateBackend)
+    return isinstance(task_backends[DEFAULT_TASK_BACKEND_ALIAS], ImmediateBackend)
 
 
 # --- queueing -------------------------------------------------------------------------------
@@ -75,7 +76,7 @@ def queue(kind: str, *, owner, label: str, params: dict[str, Any] | None = None,
     """Queue a job (with the file it reads) and return it; in development, run it first."""
     if kind not in RUNNERS:
         raise ValueError(f"no runner for the jobs of kind {kind!r}")
-    job = Job(kind=kind, owner=owner, label=label[:300], params=params or {})
+    job = Job(kind=kind, owner=owner, label=Truncator(label).chars(300), params=params or {})
     if upload is not None:
         suffix = "".join(c for c in upload_name.rsplit(".", 1)[-1].lower() if c.isalnum())[:8]
         job.upload = default_storage.save(f"{FOLDER}/{job.id}/entree.{suffix or 'bin'}",

@@ -26,7 +26,7 @@ from cms import jobs, selection
 from cms.games import GAMES, kind_of
 from cms.models import Card, Question
 
-from .forms import PrintForm
+from .forms import CARD_LABELS, PAPER_CHOICES, PrintForm
 from .jobs import KIND as PRINT_JOB
 from .preview import PreviewUnavailable, preview_of
 from .products import PRODUCTS
@@ -145,6 +145,12 @@ def print_page(request, slug, *, form=None, status=200):
     """Show the print options and a preview; « Préparer le PDF » queues a print job."""
     game = game_or_404(slug)
     check_may_print(request)
+    if "csrfmiddlewaretoken" in request.GET:
+        # « Mettre à jour l'aperçu » without JavaScript sent the form's token too (it is there
+        # for « Préparer le PDF »): keep it out of the address bar and the history.
+        return HttpResponseRedirect(
+            f"{reverse('printing:print', args=[game.slug])}?"
+            f"{options_query(request.GET).urlencode()}")
     form = form or print_form(request, game)
     query = preview_query(request, form)
     preview = reverse("printing:preview", args=[game.slug])
@@ -166,6 +172,20 @@ def options_query(data: QueryDict) -> QueryDict:
     return query
 
 
+def job_label(game, form) -> str:
+    """Return a print job's name: « Impression — Les 12 Coups de Midi (Cartes coup d’envoi ;
+    A4, Poker) », the products counted when there are more than a few."""
+    chosen = form.chosen_products
+    if len(chosen) <= 3:
+        products = ", ".join(str(PRODUCTS[game.slug][slug].label) for slug in chosen)
+    else:
+        products = ngettext("%(n)s produit", "%(n)s produits", len(chosen)) % {"n": len(chosen)}
+    paper = str(dict(PAPER_CHOICES)[form.cleaned_data["paper"]]).split(" (")[0]
+    card = CARD_LABELS.get(form.cleaned_data["card"], form.cleaned_data["card"])
+    return _("Impression — %(game)s (%(products)s ; %(paper)s, %(card)s)") % {
+        "game": game.name, "products": products, "paper": paper, "card": card}
+
+
 @require_POST
 def queue_print(request, slug):
     """Queue the PDF of the chosen options as a background job and show the job's page."""
@@ -176,14 +196,9 @@ def queue_print(request, slug):
                      may_include_drafts=may_print_drafts(request.user))
     if not form.is_valid():
         return print_page(request, slug, form=form, status=422)
-    options = form.chosen_options
-    job = jobs.queue(PRINT_JOB, owner=request.user, label=_(
-        "Impression — %(game)s (%(products)s ; %(paper)s, %(card)s)") % {
-            "game": game.name, "products": ", ".join(
-                str(PRODUCTS[game.slug][slug].label) for slug in form.chosen_products),
-            "paper": options.paper, "card": options.card},
-        params={"game": game.slug, "query": query.urlencode(),
-                "drafts": form.wants_drafts})
+    job = jobs.queue(PRINT_JOB, owner=request.user, label=job_label(game, form),
+                     params={"game": game.slug, "query": query.urlencode(),
+                             "drafts": form.wants_drafts})
     return HttpResponseRedirect(reverse("admin:cms_job", args=[job.pk]))
 
 

@@ -1,9 +1,16 @@
-"""The admin's « Imprimer » page, its preview and the « Imprimer la sélection » action."""
+"""The admin's « Imprimer » page, its preview, the print job « Préparer le PDF » queues (its
+page, its PDF, its refusal) and the « Imprimer la sélection » action.
+
+Without TASKS_BACKEND (development, these tests) the job runs in the request that queues it:
+« Préparer le PDF » lands on the page of a job already finished.
+"""
 
 from __future__ import annotations
 
 import io
 import json
+import re
+from html.parser import HTMLParser
 
 import pypdfium2 as pdfium
 import pytest
@@ -14,10 +21,12 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from cms.models import Card, Question, Status
+from cms.games import GAMES
+from cms.models import Card, Job, JobState, Question, Status
 from printing.products import PRODUCTS, Deck
 from printing.sheets import PAPERS
 from tests.builders import make_card
+from tests.conftest import LoginRequestClient
 from tests.printing.conftest import flat, page_text
 
 # The exact checks print millionnaire's ladder question cards: one product, known content.
@@ -33,8 +42,130 @@ def preview_url(slug="millionnaire"):
     return reverse("printing:preview", args=[slug])
 
 
+def queue_url(slug="millionnaire"):
+    return reverse("printing:queue", args=[slug])
+
+
+JOB_PAGE = re.compile(r"^/admin/travaux/(?P<pk>[0-9a-f-]{36})/$")
+
+
+class Reading(HTMLParser):
+    """What a person reads on a page: its links, the job's state and its list of problems."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.links: list[tuple[str, str]] = []  # (text, address)
+        self.problems: list[tuple[str, str | None]] = []  # (text, address of its link)
+        self.state = ""
+        self.heading = ""
+        self.errornotes: list[str] = []
+        self.buttons: list[tuple[str, dict]] = []  # (text, attributes)
+        self.hidden: dict[str, str] = {}  # what the page's forms send unseen
+        self._button: list | None = None
+        self._link: list | None = None
+        self._problem: list | None = None
+        self._collecting: list | None = None
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = (attributes.get("class") or "").split()
+        if tag == "a" and attributes.get("href"):
+            self._link = [attributes["href"], ""]
+            if self._problem is not None:
+                self._problem[1] = attributes["href"]
+        elif tag == "button":
+            self._button = ["", attributes]
+        elif tag == "input" and attributes.get("type") == "hidden":
+            self.hidden[attributes.get("name") or ""] = attributes.get("value") or ""
+        elif tag == "li" and "plateau-error" in classes:
+            self._problem = ["", None]
+        elif tag == "h1":
+            self._collecting = ["heading", ""]
+        elif tag == "strong" and attributes.get("id") == "plateau-job-state":
+            self._collecting = ["state", ""]
+        elif tag == "p" and "errornote" in classes:
+            self._collecting = ["errornote", ""]
+
+    def handle_data(self, data):
+        if self._link is not None:
+            self._link[1] += data
+        if self._problem is not None:
+            self._problem[0] += data
+        if self._collecting is not None:
+            self._collecting[1] += data
+        if self._button is not None:
+            self._button[0] += data
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self._link is not None:
+            self.links.append((flat(self._link[1]), self._link[0]))
+            self._link = None
+        elif tag == "button" and self._button is not None:
+            self.buttons.append((flat(self._button[0]), self._button[1]))
+            self._button = None
+        elif tag == "li" and self._problem is not None:
+            self.problems.append((flat(self._problem[0]), self._problem[1]))
+            self._problem = None
+        elif tag in ("h1", "strong", "p") and self._collecting is not None:
+            kind, text = self._collecting
+            if kind == "errornote":
+                self.errornotes.append(flat(text))
+            else:
+                setattr(self, kind, flat(text))
+            self._collecting = None
+
+    def link(self, starting: str) -> str:
+        """Return the address of the one link whose text starts with these words."""
+        found = [href for text, href in self.links if text.startswith(starting)]
+        assert len(found) == 1, (starting, self.links)
+        return found[0]
+
+    def link_texts(self, starting: str) -> list[str]:
+        return [text for text, _href in self.links if text.startswith(starting)]
+
+
+def prepare(client, slug="millionnaire", **changes):
+    """Press « Préparer le PDF » with these options (QUESTIONS changed) and follow the answer
+    to the job's page, as a browser does: return that page, or the answer if it is not a
+    redirect to a job. An option changed to None is left out, as an unticked box is."""
+    data = {name: value for name, value in {**QUESTIONS, **changes}.items() if value is not None}
+    response = client.post(queue_url(slug), data)
+    if response.status_code != 302:
+        return response
+    assert JOB_PAGE.match(response["Location"]), response["Location"]
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    return page
+
+
+def job_of(page) -> Job:
+    return Job.objects.get(pk=JOB_PAGE.match(page.wsgi_request.path)["pk"])
+
+
 def download(client, slug="millionnaire", **changes):
-    return client.get(print_url(slug), {**QUESTIONS, **changes, "telecharger": "1"})
+    """Prepare the PDF, read « Terminé » on the job's page and follow its « Télécharger »
+    link: return the file's answer and the file, read whole as a browser saves it."""
+    page = prepare(client, slug, **changes)
+    reading = Reading(page.content.decode())
+    assert reading.state == "Terminé", (reading.state, reading.errornotes, reading.problems)
+    response = client.get(reading.link("Télécharger"))
+    assert response.status_code == 200
+    return response, response.getvalue()
+
+
+def downloaded_pdf(client, slug="millionnaire", **changes) -> bytes:
+    return download(client, slug, **changes)[1]
+
+
+def refused(client, slug="millionnaire", **changes) -> Reading:
+    """Prepare a PDF that cannot print: return the job's page, « Échoué », as read."""
+    page = prepare(client, slug, **changes)
+    reading = Reading(page.content.decode())
+    assert reading.state == "Échoué", (reading.state, reading.links)
+    assert not reading.link_texts("Télécharger")
+    return reading
 
 
 def changelist_url(model):
@@ -138,29 +269,83 @@ def test_the_index_links_to_every_game_print_page(reader_client):
         assert f'href="{print_url(slug)}"' in page
 
 
-# --- download and preview ------------------------------------------------------------------
+# --- « Préparer le PDF »: the print job, its page and its PDF ----------------------------------
+
+
+def test_the_prepare_button_posts_the_options_with_the_csrf_token(db, editor, millionnaire):
+    client = LoginRequestClient(enforce_csrf_checks=True)
+    client.force_login(editor)
+    page = Reading(client.get(print_url()).content.decode())
+    [button] = [attributes for text, attributes in page.buttons if text == "Préparer le PDF"]
+    assert button["formmethod"] == "post"
+    assert button["formaction"] == queue_url()
+    token = page.hidden["csrfmiddlewaretoken"]
+
+    assert client.post(queue_url(), QUESTIONS).status_code == 403  # no token: refused
+    assert not Job.objects.exists()
+    response = client.post(queue_url(), {**QUESTIONS, "csrfmiddlewaretoken": token})
+
+    assert response.status_code == 302
+    assert JOB_PAGE.match(response["Location"])
+
+
+def test_preparing_the_pdf_lands_on_the_finished_job_with_its_file_and_expiry(
+        editor_client, millionnaire):
+    page = prepare(editor_client)
+
+    reading = Reading(page.content.decode())
+    assert reading.state == "Terminé"
+    job = job_of(page)
+    assert reading.link("Télécharger") == reverse("admin:cms_job_file", args=[job.pk])
+    assert reading.link_texts("Télécharger") == ["Télécharger millionnaire-a4-poker.pdf"]
+    assert "Le fichier est supprimé le" in flat(page.content.decode())
+    assert reading.heading == flat(
+        f"Impression — {GAMES['millionnaire'].name} (Cartes questions ; A4, Poker)")
+    # The print page it came from, with the same options.
+    assert reading.link("Revenir aux options").startswith(print_url() + "?")
+
+
+def test_a_finished_print_is_listed_with_its_download(editor_client, millionnaire):
+    job = job_of(prepare(editor_client))
+
+    listing = Reading(editor_client.get(reverse("admin:cms_jobs")).content.decode())
+
+    assert reverse("admin:cms_job", args=[job.pk]) in [href for _t, href in listing.links]
+    assert ("Télécharger", reverse("admin:cms_job_file", args=[job.pk])) in listing.links
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_it_downloads_a_pdf_on_the_paper_chosen(editor_client, millionnaire, paper):
-    response = download(editor_client, paper=paper)
+    response, pdf = download(editor_client, paper=paper)
 
-    assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"] == (
         f'attachment; filename="millionnaire-{paper}-poker.pdf"')
-    assert response.content.startswith(b"%PDF")
-    reader = PdfReader(io.BytesIO(response.content))
+    assert pdf.startswith(b"%PDF")
+    reader = PdfReader(io.BytesIO(pdf))
     box = reader.pages[0].mediabox
     size = sorted((float(box.width), float(box.height)))
     assert size == pytest.approx(sorted(v * mm for v in PAPERS[paper]), abs=0.5)
+
+
+def test_it_downloads_the_questions_on_the_card_size_chosen(editor_client, millionnaire):
+    question = first_ladder_questions(1)[0]
+
+    poker = downloaded_pdf(editor_client)
+    response, tarot = download(editor_client, card="tarot")
+
+    assert response["Content-Disposition"] == (
+        'attachment; filename="millionnaire-a4-tarot.pdf"')
+    assert flat(question.text) in pdf_text(tarot)
+    # Fewer tarot cards than poker cards to a sheet: the same questions take more sheets.
+    assert len(PdfReader(io.BytesIO(tarot)).pages) > len(PdfReader(io.BytesIO(poker)).pages)
 
 
 def test_it_downloads_only_published_questions_by_default(editor_client, millionnaire):
     draft = first_ladder_questions(1)[0]
     Question.objects.filter(pk=draft.pk).update(status=Status.DRAFT)
 
-    text = pdf_text(download(editor_client).content)
+    text = pdf_text(downloaded_pdf(editor_client))
 
     assert flat(draft.text) not in text
 
@@ -169,17 +354,16 @@ def test_it_downloads_drafts_when_an_editor_asks(editor_client, millionnaire):
     draft = first_ladder_questions(1)[0]
     Question.objects.filter(pk=draft.pk).update(status=Status.DRAFT)
 
-    text = pdf_text(download(editor_client, include_drafts="on").content)
+    text = pdf_text(downloaded_pdf(editor_client, include_drafts="on"))
 
     assert flat(draft.text) in text
 
 
-def test_a_reader_cannot_print_drafts_by_adding_them_to_the_address(reader_client,
-                                                                   millionnaire):
+def test_a_reader_cannot_print_drafts_by_adding_them_to_the_form(reader_client, millionnaire):
     draft = first_ladder_questions(1)[0]
     Question.objects.filter(pk=draft.pk).update(status=Status.DRAFT)
 
-    text = pdf_text(download(reader_client, include_drafts="on").content)
+    text = pdf_text(downloaded_pdf(reader_client, include_drafts="on"))
 
     assert flat(draft.text) not in text
 
@@ -214,13 +398,16 @@ def test_the_preview_follows_the_card_size(editor_client, millionnaire):
 # --- what cannot be printed ----------------------------------------------------------------
 
 
-def test_impossible_options_show_the_french_error(editor_client, millionnaire):
-    response = download(editor_client, bleed="5")
+def test_impossible_options_show_the_french_error_and_queue_nothing(editor_client,
+                                                                    millionnaire):
+    response = prepare(editor_client, bleed="5")
 
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert response["Content-Type"].startswith("text/html")
     assert "Le fond perdu va de 0 à 3 mm." in response.content.decode()
     assert response.context["preview_url"] is None
+    assert response.context["form"]["bleed"].value() == "5"  # the page keeps what was typed
+    assert not Job.objects.exists()
 
 
 def test_the_preview_says_why_options_are_impossible(editor_client, millionnaire):
@@ -242,14 +429,16 @@ def test_a_refused_print_lists_the_problem_with_a_link_to_the_card(editor_client
     card = make_card("coup-de-maitre", status=Status.PUBLISHED, title="Carte trouée",
                      difficulties=[1, 2, 3])
 
-    response = download(editor_client, "douze-coups", products="titres")
+    reading = refused(editor_client, "douze-coups", products="titres")
 
-    assert response.status_code == 422
-    assert response["Content-Type"].startswith("text/html")
-    rows = response.context["problems"]
-    assert rows
-    assert {row["url"] for row in rows} == {reverse("admin:cms_card_change", args=[card.pk])}
-    assert f'<a href="{rows[0]["url"]}">{card}</a>' in response.content.decode()
+    count = len(reading.problems)
+    assert count
+    assert reading.errornotes == [flat(
+        f"Rien n’est imprimé : {count} problème{'s' if count > 1 else ''} à corriger.")]
+    card_url = reverse("admin:cms_card_change", args=[card.pk])
+    assert {href for _text, href in reading.problems} == {card_url}
+    assert all(text.startswith(flat(f"{card} : ")) for text, _href in reading.problems)
+    assert (flat(str(card)), card_url) in reading.links
 
 
 def test_the_preview_of_a_refused_print_lists_the_question_to_fix(editor_client, millionnaire):
@@ -286,15 +475,16 @@ def test_the_preview_of_a_card_with_an_error_lists_its_problems_instead_of_an_im
     assert {row["target"] for row in answer["problems"]} == {str(card)}
 
 
-def test_the_preview_refuses_with_the_problems_the_download_refuses_with(editor_client,
-                                                                         title_cards):
+def test_the_preview_refuses_with_the_problems_the_print_job_refuses_with(editor_client,
+                                                                          title_cards):
     make_card("coup-de-maitre", status=Status.PUBLISHED, title="Carte trouée",
               difficulties=[1, 2, 3])
 
     preview = preview_of_titles(editor_client).json()["problems"]
-    refusal = download(editor_client, "douze-coups", products="titres").context["problems"]
+    refusal = refused(editor_client, "douze-coups", products="titres").problems
 
-    assert preview == refusal
+    assert [(flat(f"{row['target']} : {row['message']}"), row["url"])
+            for row in preview] == refusal
 
 
 def test_the_preview_of_clean_cards_is_an_image(editor_client, title_cards):
@@ -318,25 +508,37 @@ def test_the_preview_checks_the_questions_on_its_cards(editor_client, title_card
     assert reverse("admin:cms_question_change", args=[question.pk]) in urls
 
 
-def test_a_refused_download_marks_its_reasons_for_the_preview_to_keep(editor_client,
-                                                                      title_cards):
+def test_a_refused_print_leads_back_to_the_print_page_with_the_same_options(editor_client,
+                                                                           title_cards):
     make_card("coup-de-maitre", status=Status.PUBLISHED, title="Carte trouée",
               difficulties=[1, 2, 3])
+    chosen = {"products": "titres", "paper": "letter", "card": "tarot", "bleed": "2",
+              "offset_x": "1.5", "crop_marks": None}
 
-    page = download(editor_client, "douze-coups", products="titres").content.decode()
+    back = refused(editor_client, "douze-coups", **chosen).link("Revenir aux options")
+    page = editor_client.get(back)
 
-    assert "data-download-refused" in page
-
-
-def test_a_page_without_a_download_has_no_refusal_to_keep(editor_client, millionnaire):
-    assert "data-download-refused" not in editor_client.get(print_url()).content.decode()
+    assert page.status_code == 200
+    form = page.context["form"]
+    assert form["products"].value() == ["titres"]
+    assert form["paper"].value() == "letter"
+    assert form["card"].value() == "tarot"
+    assert form["bleed"].value() == "2"
+    assert form["offset_x"].value() == "1.5"
+    assert form["crop_marks"].value() is False
+    assert "csrfmiddlewaretoken" not in back
+    # Its preview shows these options, and says again what stops them printing.
+    preview = editor_client.get(page.context["preview_url"])
+    assert preview.status_code == 422
+    assert preview.json()["problems"]
 
 
 def test_it_says_so_when_nothing_is_published(editor_client):
-    response = download(editor_client)
+    reading = refused(editor_client)
 
-    assert response.status_code == 422
-    assert "Rien à imprimer" in response.content.decode()
+    assert reading.errornotes == ["Rien n’est imprimé : 1 problème à corriger."]
+    assert reading.problems == [(flat("Tout le jeu : Rien à imprimer : aucun contenu publié."),
+                                 None)]
 
 
 # --- « Imprimer la sélection » --------------------------------------------------------------
@@ -460,6 +662,14 @@ def test_anonymous_visitors_are_sent_to_log_in(client, url):
     assert response["Location"].startswith(reverse("admin:login"))
 
 
+def test_anonymous_visitors_cannot_prepare_a_pdf(client, db):
+    response = client.post(queue_url(), QUESTIONS)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
+    assert not Job.objects.exists()
+
+
 @pytest.mark.parametrize("url", [print_url(), preview_url()], ids=["page", "preview"])
 def test_staff_without_a_role_may_not_print(client, db, url):
     client.force_login(User.objects.create_user("stagiaire", is_staff=True))
@@ -467,8 +677,45 @@ def test_staff_without_a_role_may_not_print(client, db, url):
     assert client.get(url).status_code == 403
 
 
+def test_staff_without_a_role_may_not_prepare_a_pdf(client, db):
+    client.force_login(User.objects.create_user("stagiaire", is_staff=True))
+
+    assert client.post(queue_url(), QUESTIONS).status_code == 403
+    assert not Job.objects.exists()
+
+
+def test_preparing_a_pdf_is_a_post_only(editor_client, millionnaire):
+    assert editor_client.get(queue_url(), QUESTIONS).status_code == 405
+    assert not Job.objects.exists()
+
+
 def test_an_unknown_game_has_no_print_page(editor_client):
     assert editor_client.get(print_url("pictionary")).status_code == 404
+    assert editor_client.post(queue_url("pictionary"), QUESTIONS).status_code == 404
+
+
+def test_a_print_job_and_its_file_are_its_owners_and_the_superusers(editor_client,
+                                                                    millionnaire, reviewer,
+                                                                    django_user_model):
+    job = job_of(prepare(editor_client))
+    assert job.state == JobState.DONE
+    page = reverse("admin:cms_job", args=[job.pk])
+    file = reverse("admin:cms_job_file", args=[job.pk])
+
+    # Another editor neither sees it listed nor opens it: as if it did not exist.
+    reviewer_client = Client()
+    reviewer_client.force_login(reviewer)
+    assert reviewer_client.get(page).status_code == 404
+    assert reviewer_client.get(file).status_code == 404
+    listing = reviewer_client.get(reverse("admin:cms_jobs")).content.decode()
+    assert page not in listing
+    # A superuser opens everyone's.
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("chef", password="x"))
+    assert admin.get(page).status_code == 200
+    response = admin.get(file)
+    assert response.status_code == 200
+    assert response.getvalue().startswith(b"%PDF")
 
 
 def test_the_preview_error_is_json_a_script_can_read(editor_client):

@@ -9,7 +9,7 @@
     const state = document.getElementById("plateau-job-state");
     const bar = document.getElementById("plateau-job-progress");
     const count = document.getElementById("plateau-job-count");
-    let shown = page.dataset.state;
+    const shown = page.dataset.state;
 
     function poll() {
       fetch(page.dataset.statusUrl, {credentials: "same-origin", cache: "no-store"})
@@ -33,7 +33,6 @@
         })
         .catch(() => setTimeout(poll, EVERY * 3));
     }
-    shown = page.dataset.state;
     setTimeout(poll, EVERY);
   }
 
