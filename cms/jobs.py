@@ -353,8 +353,10 @@ def prune_tasks() -> int:
     from django_tasks_db.models import DBTaskResult
 
     before = timezone.now() - timedelta(hours=settings.PLATEAU_JOB_KEEP_HOURS)
+    # Ended ones, and those left "running" by a killed worker (their job was taken back).
     deleted, _by_model = DBTaskResult.objects.filter(
-        status__in=["SUCCESSFUL", "FAILED"], finished_at__lt=before).delete()
+        Q(status__in=["SUCCESSFUL", "FAILED"], finished_at__lt=before)
+        | Q(status="RUNNING", started_at__lt=before)).delete()
     return deleted
 
 

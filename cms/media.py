@@ -9,6 +9,7 @@ object storage. Background jobs' files (`travaux/`) are served only by their job
 import mimetypes
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from django.utils.translation import gettext as _
@@ -30,6 +31,9 @@ def safe_name(path: str) -> str:
 @require_safe
 @staff_member_required
 def media(request, path: str):
+    # Staff is not enough: an account without a role sees no content, nor its images.
+    if not (request.user.has_perm("cms.view_question") or request.user.has_perm("cms.view_card")):
+        raise PermissionDenied
     name = safe_name(path)
     try:
         handle = default_storage.open(name, "rb")

@@ -359,9 +359,13 @@ PLATEAU_JOB_KEEP_HOURS = envint("PLATEAU_JOB_KEEP_HOURS", 24)
 PLATEAU_JOB_STALE_SECONDS = envint("PLATEAU_JOB_STALE_SECONDS", 30)
 # A job is run at most this many times; then it fails, saying so.
 PLATEAU_JOB_MAX_ATTEMPTS = envint("PLATEAU_JOB_MAX_ATTEMPTS", 3)
-for _name in ("PLATEAU_JOB_KEEP_HOURS", "PLATEAU_JOB_STALE_SECONDS", "PLATEAU_JOB_MAX_ATTEMPTS"):
+for _name in ("PLATEAU_JOB_KEEP_HOURS", "PLATEAU_JOB_MAX_ATTEMPTS"):
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"{_name} must be at least 1.")
+# A running job beats every 2 seconds (cms.jobs.BEAT_SECONDS): a shorter silence than two
+# beats would take living jobs for dead.
+if PLATEAU_JOB_STALE_SECONDS < 4:
+    raise ImproperlyConfigured("PLATEAU_JOB_STALE_SECONDS must be at least 4 (two beats).")
 
 # `manage.py serve`: the ASGI server (uvicorn) of production, pages and WebSockets alike.
 SERVE_HOST = envstr("HOST", "127.0.0.1")
