@@ -67,6 +67,15 @@ WAITING_ON_PROCESSES = ("tests/sixth_game/test_sixth_game.py",
                         "tests/cms/test_sqlite_concurrency.py")
 
 
+# Files whose tests commit for real and empty the whole database after each test (a restore
+# needs an empty database, a worker process sees only what is committed): Django's serialized
+# rollback puts the migrated data (the editor groups, the permissions) back only at the start
+# of the next such test. Alone in one process, pytest-django runs them after the other
+# database tests; with files given out to two processes, they are given out last, so no test
+# runs after them on an emptied database.
+EMPTYING_THE_DATABASE = ("tests/cms/test_backup.py", "tests/cms/test_worker.py")
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadfile":
@@ -78,6 +87,9 @@ def pytest_xdist_make_scheduler(config, log):
             for path in reversed(WAITING_ON_PROCESSES):
                 if path in self.workqueue:
                     self.workqueue.move_to_end(path, last=False)
+            for path in EMPTYING_THE_DATABASE:
+                if path in self.workqueue:
+                    self.workqueue.move_to_end(path)
             super()._assign_work_unit(node)
 
     return WaitingFilesFirst(config, log)
