@@ -52,14 +52,16 @@ renders: $(INSTALLED)
 	$(BIN)/pytest --renders -m renders tests/printing
 
 # The unit tests that query the database, against a real PostgreSQL and Redis (CI starts them
-# with .ci/postgres and .ci/redis): the content app's (jobs, workers, backups and the served
-# stack included), the player's, and printing's paths from the database (the command, the
-# admin's print pages). Printing's layouts and faces, read back from PDFs, do not depend on
-# the engine: they run once, on SQLite, in `make unit`.
+# with .ci/postgres and .ci/redis): the content app's (jobs, worker processes and backups
+# included), the player's, and printing's paths from the database (the command, the admin's
+# print pages). What does not depend on the engine runs once, on SQLite, in `make unit`:
+# printing's layouts and faces, read back from PDFs; the settings, the registry, the
+# catalogues, images' parsing, the served static files; and SQLite's own locking.
 PG_TESTS = tests/cms tests/player/test_content.py tests/player/test_room_races.py tests/player/test_play_pages.py tests/printing/test_admin_print.py tests/printing/test_printpdf.py
+PG_SKIP = test_production.py test_settings.py test_registry.py test_i18n.py test_sqlite_concurrency.py test_hostile_images.py
 test-postgres: $(INSTALLED) system-deps
 	@test -n "$(DATABASE_URL)" || { echo "DATABASE_URL=postgres://… is required" >&2; exit 2; }
-	DATABASE_URL="$(DATABASE_URL)" REDIS_URL="$(REDIS_URL)" $(BIN)/pytest -n 2 --dist loadfile -m "not browser and not stack" $(PG_TESTS)
+	DATABASE_URL="$(DATABASE_URL)" REDIS_URL="$(REDIS_URL)" $(BIN)/pytest -n 2 --dist loadfile -m "not browser and not stack" $(addprefix --ignore=tests/cms/,$(PG_SKIP)) $(PG_TESTS)
 
 # After changing UI strings: extract them, translate locale/en, then compile.
 messages: $(INSTALLED)
@@ -72,7 +74,7 @@ variety: $(INSTALLED)
 	$(BIN)/python -m tests.demo_variety
 
 bench: $(INSTALLED)
-	@for script in bench/[!_]*.py; do [ -e "$$script" ] || continue; $(BIN)/python "$$script"; done
+	@for script in bench/[!_]*.py; do [ -e "$$script" ] || continue; [ "$$script" = bench/load.py ] && continue; $(BIN)/python "$$script"; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
@@ -92,3 +94,6 @@ prod-stop:
 
 test-stack: $(INSTALLED)
 	$(BIN)/pytest -m stack tests/test_stack.py
+
+bench-load: $(INSTALLED)
+	$(BIN)/python bench/load.py
