@@ -126,6 +126,8 @@ def claim(job_id: str) -> JobRun | None:
         job.started = timezone.now()
         job.done = 0
         job.save(update_fields=["state", "attempts", "started", "done"])
+    # A killed run's progress is not this one's.
+    cache.delete(progress_key(job.pk))
     return JobRun(job)
 
 
@@ -274,12 +276,11 @@ def seems_dead(job: Job, *, now: float | None = None) -> bool:
     if job.state != JobState.RUNNING:
         return False
     now = time.time() if now is None else now
-    stale = settings.PLATEAU_JOB_STALE_SECONDS
-    beat = cache.get(beat_key(job.pk))
-    if beat is not None:
-        return now - beat > stale
+    # The last sign of life of this run: its latest beat, or its claim. A beat older than the
+    # claim is a killed run's, left in the cache: the new run has not beaten yet.
     started = job.started.timestamp() if job.started else 0
-    return now - started > stale
+    last = max(cache.get(beat_key(job.pk)) or 0, started)
+    return now - last > settings.PLATEAU_JOB_STALE_SECONDS
 
 
 # --- the sweep ------------------------------------------------------------------------------

@@ -367,6 +367,27 @@ for _name in ("PLATEAU_JOB_KEEP_HOURS", "PLATEAU_JOB_MAX_ATTEMPTS"):
 if PLATEAU_JOB_STALE_SECONDS < 4:
     raise ImproperlyConfigured("PLATEAU_JOB_STALE_SECONDS must be at least 4 (two beats).")
 
+# Logs go to the standard error, where `serve`, `worker` and their supervisor collect them.
+# Django's own defaults print a failing request's traceback only with DEBUG: without it, a
+# server error would be logged nowhere. LOG_LEVEL sets our modules' level.
+LOG_LEVEL = envstr("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+    raise ImproperlyConfigured("LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR.")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        # Server errors (5xx with their traceback) and refused hosts, with DEBUG or not.
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        # Ours; the root logger has no handler of its own (pytest's caplog listens there).
+        **{app: {"handlers": ["stderr"], "level": LOG_LEVEL}
+           for app in ("cms", "printing", "player")},
+    },
+}
+
 # `manage.py serve`: the ASGI server (uvicorn) of production, pages and WebSockets alike.
 SERVE_HOST = envstr("HOST", "127.0.0.1")
 SERVE_PORT = envint("PORT", 8000)

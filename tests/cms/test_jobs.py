@@ -585,6 +585,27 @@ def test_the_job_page_takes_back_a_job_whose_worker_died(editor_client, queued_o
     assert (job.state, job.attempts) == (JobState.DONE, 2)
 
 
+def test_a_job_taken_up_again_is_not_taken_for_dead_before_its_first_beat(
+        editor_client, queued_only, settings):
+    published_ladder(1)
+    job = the_job(queue_print(editor_client))
+    start_then_die(job)
+    fall_silent(job, settings)  # the killed run's last beat stays in the cache
+    editor_client.get(job_url(job, "cms_job_status"))  # queued again
+    # A second worker claims it; before it beats, the maker's page asks again.
+    task = DBTaskResult.objects.ready().get(pk=Job.objects.get(pk=job.pk).task_id)
+    task.claim("second-worker")
+    assert jobs.claim(str(job.pk)) is not None
+
+    state = editor_client.get(job_url(job, "cms_job_status")).json()
+    jobs.sweep()
+
+    job.refresh_from_db()
+    assert (state["state"], state["attempts"]) == ("running", 2)
+    assert (job.state, job.attempts) == (JobState.RUNNING, 2)
+    assert state["done"] == 0  # not the killed run's progress
+
+
 def test_a_running_job_that_beats_is_left_alone(editor_client, queued_only, settings):
     published_ladder(1)
     job = the_job(queue_print(editor_client))

@@ -6,14 +6,20 @@ A first SIGTERM (or Ctrl-C) lets the running job finish, then stops; a second st
 and gives the job back to the queue.
 """
 
+import logging
 import threading
+import time
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.db import InterfaceError, OperationalError, connections
 from django.utils.translation import gettext as _
 
 from cms import jobs
+
+logger = logging.getLogger(__name__)
+RETRY_SECONDS = 5
 
 
 class Command(BaseCommand):
@@ -40,7 +46,17 @@ class Command(BaseCommand):
                                    name="jobs-sweep", daemon=True)
         sweeper.start()
         try:
-            call_command("db_worker", interval=interval, startup_delay=False, reload=False,
-                         verbosity=options["verbosity"])
+            while True:
+                try:
+                    call_command("db_worker", interval=interval, startup_delay=False,
+                                 reload=False, verbosity=options["verbosity"])
+                    return
+                except (InterfaceError, OperationalError):
+                    # The database went away (restarted, failed over): wait, then go on.
+                    # A job it was running is taken back by the sweep.
+                    logger.exception("The worker lost its database; it tries again in %s s.",
+                                     RETRY_SECONDS)
+                    connections.close_all()
+                    time.sleep(RETRY_SECONDS)
         finally:
             stop.set()
