@@ -53,11 +53,11 @@ renders: $(INSTALLED)
 
 # The unit tests that query the database, against a real PostgreSQL and Redis (CI starts them
 # with .ci/postgres and .ci/redis): the content app's (jobs, worker processes and backups
-# included), the player's, and printing's paths from the database (the command, the admin's
-# print pages). What does not depend on the engine runs once, on SQLite, in `make unit`:
-# printing's layouts and faces, read back from PDFs; the settings, the registry, the
-# catalogues, images' parsing, the served static files; and SQLite's own locking.
-PG_TESTS = tests/cms tests/player/test_content.py tests/player/test_room_races.py tests/player/test_play_pages.py tests/printing/test_admin_print.py tests/printing/test_printpdf.py
+# included: the print page's PDF is made there by a job, on PostgreSQL), the player's, and
+# printing's command. What does not depend on the engine runs once, on SQLite, in `make unit`:
+# printing's layouts and faces, read back from PDFs, and its pages' options; the settings, the
+# registry, the catalogues, images' parsing, the served static files; SQLite's own locking.
+PG_TESTS = tests/cms tests/player/test_content.py tests/player/test_room_races.py tests/player/test_play_pages.py tests/printing/test_printpdf.py
 PG_SKIP = test_production.py test_settings.py test_registry.py test_i18n.py test_sqlite_concurrency.py test_hostile_images.py
 test-postgres: $(INSTALLED) system-deps
 	@test -n "$(DATABASE_URL)" || { echo "DATABASE_URL=postgres://… is required" >&2; exit 2; }

@@ -40,7 +40,7 @@ def test_an_editor_imports_a_spreadsheet_only_once_every_row_is_right(
 ):
     log_in(page, live_server, editor.username)
     page.goto(f"{live_server.url}/admin/cms/question/")
-    page.get_by_role("link", name="Importer").click()
+    page.get_by_role("link", name="Importer", exact=True).click()
 
     upload(page, live_server, write_csv(tmp_path, "facile"))
     errors = page.locator(".plateau-import-errors")
