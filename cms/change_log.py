@@ -52,18 +52,22 @@ _gathered: ContextVar[Rows | None] = ContextVar("plateau_change_log", default=No
 
 
 @contextmanager
-def gathering() -> Iterator[None]:
+def gathering() -> Iterator[bool]:
     """Within this block, `record` gathers instead of writing, until `flush` writes it all.
 
     Bumping a game's generation locks its row until the write commits, and players' answers
     bump it too (they calibrate questions): an import of thousands of rows that bumped at its
     first row would hold every player waiting for its whole transaction. An import gathers
     its log and flushes it as its last write, just before it commits. Leaving the block
-    without a flush forgets what was gathered (the write rolled back).
+    without a flush forgets what was gathered (the write rolled back). Yields whether this
+    block gathers (True) or an outer one does (False: the outer one flushes).
     """
+    if _gathered.get() is not None:  # within a larger write's gathering: its own to flush
+        yield False
+        return
     token = _gathered.set(defaultdict(set))
     try:
-        yield
+        yield True
     finally:
         _gathered.reset(token)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 
-import reversion
 from django.core.files.storage import default_storage
 from django.core.management.base import CommandError
 from django.db import transaction
@@ -66,10 +65,9 @@ def run_import(run: jobs.JobRun) -> None:
         kind=params.get("kind", ""), user=job.owner,
         on_row=lambda number: run.progress(number, total))
     dry_run = bool(params.get("dry_run"))
-    with transaction.atomic(), reversion.create_revision():
-        reversion.set_user(job.owner)  # the history names who imported, as the admin's import
+    with transaction.atomic():
         result = import_dataset(resource, dataset, dry_run=dry_run, comment=_(
-            "Import du fichier « %(name)s » (en arrière-plan)") % {"name": name})
+            "Import du fichier « %(name)s » (en arrière-plan)") % {"name": name}, user=job.owner)
         report = report_of(result, dry_run=dry_run)
         if failed(result):
             count = len(report["lines"]) + report["more"]

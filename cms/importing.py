@@ -12,10 +12,12 @@ from pathlib import Path
 import reversion
 from django.conf import settings
 from django.core.management.base import CommandError
+from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 from import_export.command_utils import get_resource_class
 
+from . import change_log
 from .formats import FORMATS_BY_EXTENSION, FORMATS_BY_NAME
 from .models import Card, Question
 from .resources import RESOURCES
@@ -45,14 +47,24 @@ def format_for(name: str | None, file_name: str):
     return FORMATS_BY_EXTENSION[extension]()
 
 
-def import_dataset(resource, dataset, *, dry_run: bool, comment: str):
-    """Import a dataset whole or not at all, keeping a revision of what it wrote."""
-    with reversion.create_revision():
-        reversion.set_comment(comment)
-        result = resource.import_data(dataset, dry_run=dry_run,
-                                      retain_instance_in_row_result=True)
-        if not dry_run:
-            keep_in_revision(result)
+def import_dataset(resource, dataset, *, dry_run: bool, comment: str, user=None):
+    """Import a dataset whole or not at all, keeping a revision of what it wrote.
+
+    The change log is written last, after the revision (which takes minutes for thousands
+    of rows), in the same transaction: the games' generation rows, which players' answers
+    bump too, stay locked only for the end of the commit (change_log.gathering).
+    """
+    with transaction.atomic(), change_log.gathering():
+        with reversion.create_revision():
+            reversion.set_comment(comment)
+            if user is not None:
+                reversion.set_user(user)  # the history names who imported
+            result = resource.import_data(dataset, dry_run=dry_run,
+                                          retain_instance_in_row_result=True)
+            if not dry_run:
+                keep_in_revision(result)
+        if not dry_run and not failed(result):
+            change_log.flush()
     return result
 
 

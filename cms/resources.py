@@ -363,6 +363,7 @@ class ContentResource(resources.ModelResource):
         is called as each row is read (a background import's progress).
         """
         super().__init__(**kwargs)
+        self.flushes_log = True  # import_data says whether an outer write flushes instead
         self.on_row = on_row
         self.default_kind = kind
         self.user = user
@@ -404,7 +405,7 @@ class ContentResource(resources.ModelResource):
             result.append_base_error(self.get_error_result_class()(error))
             return result
         # The change log is written once, last (after_import): see change_log.gathering.
-        with change_log.gathering():
+        with change_log.gathering() as self.flushes_log:
             result = super().import_data(
                 dataset, dry_run=dry_run, raise_errors=raise_errors, use_transactions=True,
                 collect_failed_rows=collect_failed_rows, rollback_on_validation_errors=True,
@@ -704,9 +705,10 @@ class ContentResource(resources.ModelResource):
                 self.check_games()
         finally:
             self.report_errors(result)
-        if not (result.has_errors() or result.has_validation_errors()):
+        if self.flushes_log and not (result.has_errors() or result.has_validation_errors()):
             # The last write of the import's transaction: each game's generation is locked
-            # from here to the commit only (change_log.gathering).
+            # from here to the commit only (change_log.gathering). Within import_dataset, it
+            # flushes after the revision instead.
             change_log.flush()
 
     def link(self) -> None:
